@@ -1,0 +1,28 @@
+"""The Cypher itself, as named `.cypher` files an analyst can paste into Neo4j Browser.
+
+`load("scope/create")` returns the text of `cypher/scope/create.cypher`. Queries take `$parameters`
+only; nothing is interpolated into them.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+ROOT = Path(__file__).parent
+_NAME = re.compile(r"^[a-z0-9_]+(/[a-z0-9_]+)*$")
+
+
+@cache
+def load(name: str) -> str:
+    """The text of a named query (`family/name`), cached after the first read."""
+    if not _NAME.match(name):
+        raise ValueError(f"not a query name: {name!r}")
+    return (ROOT / f"{name}.cypher").read_text(encoding="utf-8")
+
+
+def statements(text: str) -> list[str]:
+    """Split a schema file into statements on `;` at line ends, dropping `//` comment lines."""
+    body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
+    return [s.strip() for s in re.split(r";\s*(?:\n|$)", body) if s.strip()]

@@ -1,0 +1,93 @@
+"""Driver lifecycle and units of work. One async driver per process; every use case is one managed
+transaction (one round trip), retried by the driver on transient errors, so transaction functions
+must be idempotent."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Concatenate, ParamSpec, TypeVar
+
+from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, RoutingControl
+
+from graph.errors import translate
+
+T = TypeVar("T")
+P = ParamSpec("P")
+TxFn = Callable[Concatenate[AsyncManagedTransaction, P], Awaitable[T]]
+
+
+@dataclass(frozen=True, slots=True)
+class Neo4jConfig:
+    uri: str
+    user: str
+    password: str
+    database: str = "neo4j"
+
+
+def make_driver(cfg: Neo4jConfig) -> AsyncDriver:
+    return AsyncGraphDatabase.driver(
+        cfg.uri,
+        auth=(cfg.user, cfg.password),
+        connection_timeout=3.0,
+        connection_acquisition_timeout=10.0,
+        max_transaction_retry_time=8.0,
+        liveness_check_timeout=30.0,
+    )
+
+
+class Graph:
+    """The driver plus the database name: runs units of work and translates errors at this boundary."""
+
+    def __init__(self, driver: AsyncDriver, database: str = "neo4j") -> None:
+        self.driver = driver
+        self.database = database
+
+    @classmethod
+    def connect(cls, cfg: Neo4jConfig) -> Graph:
+        return cls(make_driver(cfg), cfg.database)
+
+    async def close(self) -> None:
+        await self.driver.close()
+
+    async def write(self, fn: TxFn[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            async with self.driver.session(database=self.database) as session:
+                return await session.execute_write(fn, *args, **kwargs)
+        except Exception as exc:  # translate once, here
+            raise translate(exc) from exc
+
+    async def read(self, fn: TxFn[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            async with self.driver.session(database=self.database, default_access_mode="READ") as session:
+                return await session.execute_read(fn, *args, **kwargs)
+        except Exception as exc:
+            raise translate(exc) from exc
+
+    async def query(self, cypher: str, *, write: bool = True, database: str | None = None,
+                    **params: Any) -> list[dict[str, Any]]:
+        """One query as its own managed transaction (driver-retried), records as dicts."""
+        try:
+            result = await self.driver.execute_query(
+                cypher, params, database_=database or self.database,
+                routing_=RoutingControl.WRITE if write else RoutingControl.READ)
+        except Exception as exc:
+            raise translate(exc) from exc
+        return [r.data() for r in result.records]
+
+    async def autocommit(self, cypher: str, *, database: str | None = None, **params: Any) -> list[dict[str, Any]]:
+        """An auto-commit query: needed by schema commands and `CALL { … } IN TRANSACTIONS`. Not retried."""
+        try:
+            async with self.driver.session(database=database or self.database) as session:
+                result = await session.run(cypher, params)  # type: ignore[arg-type]
+                return [r.data() async for r in result]
+        except Exception as exc:
+            raise translate(exc) from exc
+
+    async def ping(self, timeout: float = 3.0) -> bool:
+        try:
+            await asyncio.wait_for(self.query("RETURN 1 AS ok", write=False), timeout)
+        except Exception:
+            return False
+        return True

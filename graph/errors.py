@@ -1,0 +1,81 @@
+"""One exception root for the domain; Neo4j errors are translated here, at the graph boundary."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from neo4j.exceptions import ConstraintError, Neo4jError, ServiceUnavailable, SessionExpired
+
+
+class CognitionError(Exception):
+    """Root of every domain error. `code` is stable and machine-readable; `status` is the HTTP answer."""
+
+    code = "cognition_error"
+    status = 500
+
+    def __init__(self, message: str, *, code: str | None = None, status: int | None = None,
+                 details: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if code:
+            self.code = code
+        if status:
+            self.status = status
+        self.details = details or {}
+
+
+class NotFound(CognitionError):
+    code, status = "not_found", 404
+
+
+class Conflict(CognitionError):
+    code, status = "conflict", 409
+
+
+class Invalid(CognitionError):
+    code, status = "invalid", 422
+
+
+class PreconditionFailed(CognitionError):
+    code, status = "revision_mismatch", 412
+
+
+class Forbidden(CognitionError):
+    code, status = "forbidden", 403
+
+
+class Unavailable(CognitionError):
+    code, status = "neo4j_unavailable", 503
+
+
+# Codes the database's own before-commit trigger puts at the start of its refusal message.
+_TRIGGER_CODES = {
+    "cross_scope_reference": 409,
+    "scope_id_immutable": 422,
+    "kernel_cardinality": 409,
+    "artifact_without_scope": 422,
+    "scope_not_empty": 409,
+}
+_TRIGGER_RE = re.compile(r"\b(" + "|".join(_TRIGGER_CODES) + r"): ([^}]*)")
+
+
+def translate(exc: Exception) -> CognitionError:
+    """A Neo4j driver error as a domain error (the one place this mapping lives)."""
+    if isinstance(exc, CognitionError):
+        return exc
+    if isinstance(exc, (ServiceUnavailable, SessionExpired, ConnectionError, OSError)):
+        return Unavailable("Neo4j is not reachable right now; retry shortly")
+    if isinstance(exc, Neo4jError):
+        m = _TRIGGER_RE.search(str(exc))
+        if m:
+            code = m.group(1)
+            return CognitionError(f"refused by the database: {code}: {m.group(2).strip()}",
+                                  code=code, status=_TRIGGER_CODES[code])
+        if isinstance(exc, ConstraintError):
+            return Conflict(f"a uniqueness constraint refused the write: {exc.message}", code="already_exists")
+        if exc.code and exc.code.startswith("Neo.TransientError"):
+            return Unavailable("Neo4j is busy; retry shortly", code="neo4j_busy")
+        if exc.code and "DatabaseUnavailable" in exc.code:
+            return Unavailable("the Neo4j database is not available")
+    return CognitionError(f"unexpected database error: {type(exc).__name__}", code="internal_error", status=500)

@@ -1,0 +1,50 @@
+"""The scope aggregate: a scope node and its two kernels, created together and deleted together."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from neo4j import AsyncManagedTransaction
+
+import cypher
+from graph.driver import Graph
+
+DELETE_BATCH = 5000
+
+
+def new_id() -> str:
+    return str(uuid.uuid4())
+
+
+def kernel_properties(now: datetime) -> dict[str, Any]:
+    return {"status": "active", "content": "", "revision": 1, "created_at": now, "updated_at": now,
+            "accessed_at": now, "recall_count": 0, "trust": 1.0, "stale": False, "conflicted": False, "tags": []}
+
+
+async def create(tx: AsyncManagedTransaction, *, namespace: str, cognitive_owner: str, name: str,
+                 actor: str, now: datetime) -> dict[str, Any]:
+    result = await tx.run(cypher.load("scope/create"), id=new_id(), namespace=namespace,
+                          cognitive_owner=cognitive_owner, name=name, now=now, kernel=kernel_properties(now),
+                          agent_kernel_id=new_id(), world_kernel_id=new_id(), event_id=new_id(), actor=actor)
+    record = await result.single(strict=True)
+    return dict(record["scope"])
+
+
+async def get(tx: AsyncManagedTransaction, scope_id: str) -> dict[str, Any] | None:
+    result = await tx.run(cypher.load("scope/get"), id=scope_id)
+    record = await result.single()
+    return dict(record["scope"]) if record else None
+
+
+async def delete(graph: Graph, scope_id: str, *, actor: str, now: datetime, batch: int = DELETE_BATCH) -> int | None:
+    """Delete a scope and all it owns; None when there is no such scope. Three steps, each safe to re-run:
+    hide the scope, delete its contents in batches, then the kernels + scope node + event in one transaction."""
+    if not await graph.query(cypher.load("scope/mark_deleting"), id=scope_id):
+        return None
+    rows = await graph.autocommit(cypher.load("scope/delete_contents"), id=scope_id, batch=batch)
+    deleted = int(rows[0]["deleted"]) if rows else 0
+    done = await graph.query(cypher.load("scope/delete_finish"), id=scope_id, now=now, event_id=new_id(),
+                             actor=actor, deleted=deleted)
+    return int(done[0]["deleted"]) if done else deleted

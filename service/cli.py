@@ -1,0 +1,119 @@
+"""`cognition`: serve the API, drive the managed local Neo4j, apply the schema."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from collections.abc import Callable
+
+from graph import neo4j_local
+from graph.driver import Graph
+from graph.schema import apply_schema
+from service.settings import Settings
+
+
+def _instance(name: str) -> neo4j_local.LocalInstance:
+    return neo4j_local.INSTANCES[name]
+
+
+def _ensure_neo4j(settings: Settings, instance: str) -> bool:
+    """Point the settings at a server; start the managed one when NEO4J_URI is not set. True if we started it."""
+    if settings.neo4j_uri:
+        if not settings.neo4j_password:
+            sys.exit("NEO4J_URI is set but NEO4J_PASSWORD is not")
+        return False
+    inst = _instance(instance)
+    was_running = neo4j_local.status(inst) is not None
+    password = neo4j_local.start(inst)
+    settings.neo4j_uri, settings.neo4j_password = inst.uri, password
+    return not was_running
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from service.app import create_app
+
+    settings = Settings()
+    started = _ensure_neo4j(settings, args.instance)
+    try:
+        print(f"[cognition] Neo4j at {settings.neo4j_uri}; API on http://{settings.host}:{settings.port}"
+              " (Ctrl-C stops both)", file=sys.stderr, flush=True)
+        uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info")
+    finally:
+        if started and not args.keep_neo4j:
+            neo4j_local.stop(_instance(args.instance))
+    return 0
+
+
+def cmd_neo4j(args: argparse.Namespace) -> int:
+    inst = _instance(args.instance)
+    if args.action == "start":
+        neo4j_local.start(inst, fresh=args.fresh)
+        print(f"Neo4j ({inst.name}) running: {inst.uri}  http://127.0.0.1:{inst.http_port}  user neo4j, "
+              f"password in {inst.password_file if not os.environ.get('NEO4J_PASSWORD') else 'NEO4J_PASSWORD'}")
+    elif args.action == "stop":
+        print("stopped" if neo4j_local.stop(inst) else "not running")
+    else:
+        pid = neo4j_local.status(inst)
+        print(f"running (pid {pid}) on {inst.uri}" if pid else "stopped")
+        return 0 if pid else 3
+    return 0
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    settings = Settings()
+    _ensure_neo4j(settings, args.instance)
+
+    async def run() -> None:
+        from service.app import neo4j_config
+
+        graph = Graph.connect(neo4j_config(settings))
+        try:
+            report = await apply_schema(graph, rerun=args.rerun)
+            print(f"schema version {report.version}; applied {report.applied or 'nothing new'}; "
+                  f"triggers live: {', '.join(report.triggers)}")
+        finally:
+            await graph.close()
+
+    asyncio.run(run())
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="cognition", description=__doc__)
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def add(name: str, fn: Callable[[argparse.Namespace], int], help_: str) -> argparse.ArgumentParser:
+        sp = sub.add_parser(name, help=help_)
+        sp.set_defaults(fn=fn)
+        sp.add_argument("--instance", choices=sorted(neo4j_local.INSTANCES), default="run",
+                        help="which managed local Neo4j (ignored when NEO4J_URI is set)")
+        return sp
+
+    serve = add("serve", cmd_serve, "start Neo4j if needed, apply the schema, serve the API")
+    serve.add_argument("--keep-neo4j", action="store_true", help="leave the local Neo4j running on exit")
+    neo = add("neo4j", cmd_neo4j, "the managed local Neo4j: start | stop | status")
+    neo.add_argument("action", choices=["start", "stop", "status"])
+    neo.add_argument("--fresh", action="store_true", help="wipe the instance's data first")
+    schema = add("schema", cmd_schema, "apply the schema and triggers")
+    schema.add_argument("action", choices=["apply"])
+    schema.add_argument("--rerun", action="store_true", help="re-run every migration (they are idempotent)")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.fn(args))
+    except neo4j_local.LocalNeo4jError as exc:
+        print(f"cognition: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

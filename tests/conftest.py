@@ -1,0 +1,90 @@
+"""Test fixtures. Integration tests run against a real Neo4j: the throwaway `test` instance of the managed
+local server (ports 17687/17474, data wiped at the start of a run), or the server named by
+COGNITION_TEST_NEO4J_URI / COGNITION_TEST_NEO4J_PASSWORD."""
+
+from __future__ import annotations
+
+import os
+import uuid
+import asyncio
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from neo4j import Driver, GraphDatabase
+
+from graph import neo4j_local
+from graph.driver import Graph, Neo4jConfig
+from service.app import create_app
+from service.settings import Settings
+
+
+@pytest.fixture(scope="session")
+def neo4j_config() -> Iterator[Neo4jConfig]:
+    uri = os.environ.get("COGNITION_TEST_NEO4J_URI")
+    if uri:
+        yield Neo4jConfig(uri, os.environ.get("COGNITION_TEST_NEO4J_USER", "neo4j"),
+                          os.environ["COGNITION_TEST_NEO4J_PASSWORD"])
+        return
+    inst = neo4j_local.TEST_INSTANCE
+    password = neo4j_local.start(inst, fresh=True)
+    try:
+        yield Neo4jConfig(inst.uri, "neo4j", password)
+    finally:
+        if not os.environ.get("COGNITION_KEEP_TEST_NEO4J"):
+            neo4j_local.stop(inst)
+
+
+@pytest.fixture(scope="session")
+def settings(neo4j_config: Neo4jConfig) -> Settings:
+    return Settings(neo4j_uri=neo4j_config.uri, neo4j_user=neo4j_config.user,
+                    neo4j_password=neo4j_config.password, neo4j_database=neo4j_config.database)
+
+
+@pytest.fixture(scope="session")
+def client(settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+@pytest.fixture(scope="session")
+def raw(neo4j_config: Neo4jConfig, client: TestClient) -> Iterator[Driver]:
+    """A plain driver for raw Cypher, as an operator in Neo4j Browser would type it (schema applied)."""
+    with GraphDatabase.driver(neo4j_config.uri, auth=(neo4j_config.user, neo4j_config.password)) as d:
+        yield d
+
+
+OnGraph = Callable[[Callable[[Graph], Awaitable[Any]]], Any]
+
+
+@pytest.fixture
+def on_graph(neo4j_config: Neo4jConfig) -> OnGraph:
+    """Run a coroutine against a Graph of its own (own driver, own event loop): for calling the graph and
+    service layers directly, as a Python caller would."""
+
+    def run(fn: Callable[[Graph], Awaitable[Any]]) -> Any:
+        async def main() -> Any:
+            graph = Graph.connect(neo4j_config)
+            try:
+                return await fn(graph)
+            finally:
+                await graph.close()
+
+        return asyncio.run(main())
+
+    return run
+
+
+def unique(prefix: str = "t") -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:10]}"
+
+
+@pytest.fixture
+def scope(client: TestClient) -> dict[str, Any]:
+    """A fresh scope per test, so tests never see each other's artifacts."""
+    r = client.post("/v1/scopes", json={"namespace": unique("ns"), "cognitive_owner": unique("owner"),
+                                        "name": "test"})
+    assert r.status_code == 201, r.text
+    body: dict[str, Any] = r.json()
+    return body
