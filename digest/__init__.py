@@ -1,0 +1,1 @@
+"""Pure-Python digest logic: negation detection and retention scoring."""
