@@ -98,7 +98,9 @@ RUN_INSTANCE = LocalInstance("run", 7687, 7474, os.environ.get("COGNITION_NEO4J_
                              os.environ.get("COGNITION_NEO4J_PAGECACHE", "512m"))
 TEST_INSTANCE = LocalInstance("test", 17687, 17474, os.environ.get("COGNITION_NEO4J_HEAP", "1g"),
                               os.environ.get("COGNITION_NEO4J_PAGECACHE", "512m"))
-INSTANCES = {i.name: i for i in (RUN_INSTANCE, TEST_INSTANCE)}
+BENCH_INSTANCE = LocalInstance("bench", 27687, 27474, os.environ.get("COGNITION_NEO4J_HEAP", "2g"),
+                               os.environ.get("COGNITION_NEO4J_PAGECACHE", "1g"))
+INSTANCES = {i.name: i for i in (RUN_INSTANCE, TEST_INSTANCE, BENCH_INSTANCE)}
 
 
 def _say(msg: str) -> None:

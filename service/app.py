@@ -10,7 +10,7 @@ from fastapi import FastAPI
 from graph.driver import Graph, Neo4jConfig
 from graph.schema import apply_schema
 from service import errors
-from service.api import health, scopes
+from service.api import artifacts, health, scopes
 from service.settings import Settings
 
 
@@ -40,4 +40,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     app.include_router(health.router)
     app.include_router(scopes.router)
+    for router in artifacts.ROUTERS:
+        app.include_router(router)
     return app

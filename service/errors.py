@@ -45,7 +45,7 @@ def install(app: FastAPI) -> None:
         code = ctx.get("code") if isinstance(ctx.get("code"), str) else None
         if first.get("type") == "json_invalid":
             code = "malformed_json"
-        field = _field_of(first.get("loc", ()))
+        field = str(ctx["field"]) if isinstance(ctx.get("field"), str) else _field_of(first.get("loc", ()))
         msg = str(first.get("msg", "invalid request"))
         return JSONResponse(
             {"code": code or "validation_error", "message": f"{field}: {msg}", "field": field,

@@ -5,4 +5,5 @@ CREATE CONSTRAINT artifact_id_unique IF NOT EXISTS FOR (a:Artifact) REQUIRE a.id
 CREATE CONSTRAINT tombstone_id_unique IF NOT EXISTS FOR (t:Tombstone) REQUIRE t.id IS UNIQUE;
 CREATE CONSTRAINT event_id_unique IF NOT EXISTS FOR (e:Event) REQUIRE e.id IS UNIQUE;
 CREATE CONSTRAINT digest_pass_id_unique IF NOT EXISTS FOR (p:DigestPass) REQUIRE p.id IS UNIQUE;
+CREATE CONSTRAINT idempotency_key_unique IF NOT EXISTS FOR (k:IdempotencyKey) REQUIRE k.id IS UNIQUE;
 CREATE CONSTRAINT schema_migration_unique IF NOT EXISTS FOR (m:SchemaMigration) REQUIRE m.version IS UNIQUE;

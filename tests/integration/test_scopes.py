@@ -67,11 +67,11 @@ def test_delete_scope_removes_everything_it_owns_in_batches(client: TestClient, 
     other = client.post("/v1/scopes", json={"namespace": unique("ns"), "cognitive_owner": "o", "name": "n"}).json()
 
     deleted = on_graph(lambda g: scopes.delete(g, sid, actor="test", now=datetime.now(UTC), batch=500))
-    assert deleted == 2500 + 1 + 2
+    assert deleted == 2500 + 1 + 2 + 2  # artifacts, tombstone, kernels, kernel revisions
     assert _count(raw, "MATCH (n) WHERE n.scope_id = $sid AND NOT n:Event RETURN count(n)", sid=sid) == 0
     assert _count(raw, "MATCH (s:Scope {id: $sid}) RETURN count(s)", sid=sid) == 0
     ev = raw.execute_query("MATCH (e:Event {op: 'scope_delete', scope_id: $sid}) RETURN e", sid=sid).records
-    assert len(ev) == 1 and ev[0]["e"]["deleted"] == 2503
+    assert len(ev) == 1 and ev[0]["e"]["deleted"] == 2505
     # the other scope is untouched
     assert client.get(f"/v1/scopes/{other['id']}").status_code == 200
     assert client.get(f"/v1/scopes/{sid}").status_code == 404
@@ -79,6 +79,6 @@ def test_delete_scope_removes_everything_it_owns_in_batches(client: TestClient, 
 
 def test_delete_scope_over_http(client: TestClient, scope: dict[str, Any]) -> None:
     r = client.delete(f"/v1/scopes/{scope['id']}")
-    assert r.status_code == 200 and r.json() == {"id": scope["id"], "deleted": 2}
+    assert r.status_code == 200 and r.json() == {"id": scope["id"], "deleted": 4}
     assert client.get(f"/v1/scopes/{scope['id']}").status_code == 404
     assert client.delete(f"/v1/scopes/{scope['id']}").status_code == 404

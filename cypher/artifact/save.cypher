@@ -1,0 +1,30 @@
+// Save one or many artifacts into one scope, in one transaction (batches via UNWIND).
+// The scope's write policy is read here, in the same round trip: `deny` for any row refuses the whole
+// batch (nothing written); `require_approval` stores the row as `pending`.
+// Each row gets revision 1 ((:Artifact)-[:HAS_REVISION]->(:Revision)) and a `save` event.
+// Params: $scope_id, $now, $actor,
+//         $rows: [{labels: ['Artifact', <family label>], props: {...}, event_id, relations: [{type, to_id}]}]
+MATCH (s:Scope {id: $scope_id}) WHERE s.deleting IS NULL
+WITH s, apoc.convert.fromJsonMap(coalesce(s.write_policy, '{}')) AS policy
+WITH s, [row IN $rows | row {.*, mode: coalesce(policy.by_kind[coalesce(row.props.kind, '')],
+                                                 policy.by_family[row.props.family], policy.default, 'auto')}] AS rows
+WITH s, rows, [r IN rows WHERE r.mode = 'deny' | r.props.family + coalesce('/' + r.props.kind, '')] AS denied
+OPTIONAL CALL (rows, denied) {
+  WITH rows WHERE size(denied) = 0
+  UNWIND rows AS row
+  CREATE (a:$(row.labels))
+  SET a = row.props, a.status = CASE row.mode WHEN 'require_approval' THEN 'pending' ELSE 'active' END
+  CREATE (a)-[:HAS_REVISION]->(:Revision {artifact_id: a.id, scope_id: a.scope_id, revision: 1,
+                                          content_hash: a.content_hash, content: a.content, at: $now, actor: $actor})
+  CREATE (:Event {id: row.event_id, op: 'save', at: $now, actor: $actor, scope_id: a.scope_id,
+                  artifact_id: a.id, family: a.family, revision: 1, status: a.status})
+  WITH a, row
+  CALL (a, row) {
+    UNWIND row.relations AS rel
+    MATCH (b:Artifact {id: rel.to_id}) WHERE b.scope_id = a.scope_id AND b.family = a.family
+    CREATE (a)-[:RELATES_TO {type: rel.type}]->(b)
+    RETURN count(*) AS linked
+  }
+  RETURN collect(a {.*, relations: [(a)-[r:RELATES_TO]->(b) | {type: r.type, to_id: b.id}], linked: linked}) AS saved
+}
+RETURN denied, coalesce(saved, []) AS saved

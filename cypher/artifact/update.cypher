@@ -1,0 +1,23 @@
+// Update as a new revision, with optimistic concurrency: the node is locked first, then its revision is
+// compared with the caller's If-Match, so of N concurrent updates naming one revision exactly one wins.
+// Params: $scope_id, $id, $families, $expected (revision), $changes (map), $now, $actor, $event_id
+OPTIONAL MATCH (a:Artifact {id: $id}) WHERE a.scope_id = $scope_id AND a.family IN $families
+CALL apoc.lock.nodes(CASE WHEN a IS NULL THEN [] ELSE [a] END)
+WITH a, a.revision AS current
+OPTIONAL CALL (a, current) {
+  WITH a WHERE current = $expected
+  OPTIONAL MATCH (a)-[:HAS_REVISION]->(prev:Revision {revision: current})
+  SET a += $changes, a.revision = current + 1, a.updated_at = $now
+  // A skill's searchable text is derived from its parts; the hash always from the content as stored.
+  SET a.title = CASE a.family WHEN 'skill' THEN a.name ELSE a.title END,
+      a.content = CASE a.family WHEN 'skill' THEN a.when_to_use + '\n' + apoc.text.join(a.steps, '\n')
+                  ELSE a.content END
+  SET a.content_hash = apoc.util.sha256([a.content])
+  CREATE (a)-[:HAS_REVISION]->(rev:Revision {artifact_id: a.id, scope_id: a.scope_id, revision: current + 1,
+                                             content_hash: a.content_hash, content: a.content, at: $now, actor: $actor})
+  FOREACH (p IN CASE WHEN prev IS NULL THEN [] ELSE [prev] END | CREATE (rev)-[:PREVIOUS]->(p))
+  CREATE (:Event {id: $event_id, op: 'update', at: $now, actor: $actor, scope_id: a.scope_id, artifact_id: a.id,
+                  family: a.family, revision: current + 1})
+  RETURN a {.*, relations: [(a)-[r:RELATES_TO]->(b) | {type: r.type, to_id: b.id}]} AS updated
+}
+RETURN a IS NOT NULL AS found, current, updated

@@ -1,0 +1,123 @@
+"""The artifact aggregate: an artifact node, its revisions, its events, its tombstone. Every function takes
+the transaction it runs in, so a use case composes them into one unit of work."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from neo4j import AsyncManagedTransaction
+
+import cypher
+from graph.model import EdgeType, native_props
+
+Row = dict[str, Any]
+
+
+async def _all(tx: AsyncManagedTransaction, name: str, **params: Any) -> list[Row]:
+    result = await tx.run(cypher.load(name), params)
+    return [r.data() async for r in result]
+
+
+async def _one(tx: AsyncManagedTransaction, name: str, **params: Any) -> Row | None:
+    rows = await _all(tx, name, **params)
+    return rows[0] if rows else None
+
+
+async def save(tx: AsyncManagedTransaction, *, scope_id: str, rows: list[Row], now: datetime,
+               actor: str) -> tuple[list[str], list[Row]] | None:
+    """(denied family/kind list, saved nodes); None when the scope does not exist (or is being deleted)."""
+    rec = await _one(tx, "artifact/save", scope_id=scope_id, rows=rows, now=now, actor=actor)
+    if rec is None:
+        return None
+    return list(rec["denied"]), [native_props(n) for n in rec["saved"]]
+
+
+async def claim_idempotency(tx: AsyncManagedTransaction, *, key_id: str, request_hash: str, ids: list[str],
+                            now: datetime) -> Row:
+    rec = await _one(tx, "artifact/idempotency_claim", key_id=key_id, hash=request_hash, ids=ids, now=now)
+    assert rec is not None
+    return rec
+
+
+async def get(tx: AsyncManagedTransaction, *, scope_id: str, id: str) -> Row:
+    rec = await _one(tx, "artifact/get", scope_id=scope_id, id=id)
+    assert rec is not None
+    return rec
+
+
+async def get_many(tx: AsyncManagedTransaction, *, scope_id: str, ids: Sequence[str]) -> list[Row]:
+    if not ids:
+        return []
+    return [native_props(r["artifact"]) for r in await _all(tx, "artifact/get_many", scope_id=scope_id, ids=list(ids))]
+
+
+async def load(tx: AsyncManagedTransaction, *, scope_id: str, id: str, families: list[str], now: datetime) -> Row:
+    rec = await _one(tx, "artifact/load", scope_id=scope_id, id=id, families=families, now=now)
+    assert rec is not None
+    return rec
+
+
+async def list_page(tx: AsyncManagedTransaction, **params: Any) -> list[Row]:
+    return [native_props(r["artifact"]) for r in await _all(tx, "artifact/list", **params)]
+
+
+async def search(tx: AsyncManagedTransaction, **params: Any) -> list[tuple[Row, float]]:
+    return [(native_props(r["artifact"]), float(r["score"])) for r in await _all(tx, "artifact/search", **params)]
+
+
+async def update(tx: AsyncManagedTransaction, **params: Any) -> Row:
+    rec = await _one(tx, "artifact/update", **params)
+    assert rec is not None
+    return rec
+
+
+async def delete(tx: AsyncManagedTransaction, **params: Any) -> Row:
+    rec = await _one(tx, "artifact/delete", **params)
+    assert rec is not None
+    return rec
+
+
+async def history(tx: AsyncManagedTransaction, *, scope_id: str, id: str, families: list[str]) -> list[Row]:
+    rows = await _all(tx, "artifact/history", scope_id=scope_id, id=id, families=families)
+    return [native_props(r["item"]) for r in rows]
+
+
+async def view(tx: AsyncManagedTransaction, *, name: str, scope_id: str, id: str, families: list[str]) -> Row | None:
+    rec = await _one(tx, f"views/{name}", scope_id=scope_id, id=id, families=families)
+    return _deep_native(rec["view"]) if rec else None
+
+
+def _deep_native(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _deep_native(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_deep_native(v) for v in value]
+    to_native = getattr(value, "to_native", None)
+    return to_native() if callable(to_native) else value
+
+
+async def create_edge(tx: AsyncManagedTransaction, *, scope_id: str, type: EdgeType, from_id: str, to_id: str,
+                      relation: str | None) -> Row | None:
+    if type is EdgeType.RELATES_TO:
+        return await _one(tx, "artifact/relates_create", scope_id=scope_id, from_id=from_id, to_id=to_id,
+                          relation=relation)
+    # `type` comes from the EdgeType allow-list, never from raw input.
+    return await _one(tx, "artifact/edge_create", scope_id=scope_id, from_id=from_id, to_id=to_id, type=type.value)
+
+
+async def delete_edge(tx: AsyncManagedTransaction, *, scope_id: str, type: EdgeType, from_id: str, to_id: str,
+                      relation: str | None) -> int:
+    rec = await _one(tx, "artifact/edge_delete", scope_id=scope_id, from_id=from_id, to_id=to_id,
+                     type=type.value, relation=relation)
+    return int(rec["deleted"]) if rec else 0
+
+
+async def clear_working_state(tx: AsyncManagedTransaction, **params: Any) -> int | None:
+    rec = await _one(tx, "artifact/clear_working_state", **params)
+    return int(rec["cleared"]) if rec else None
+
+
+async def record_refusal(tx: AsyncManagedTransaction, **params: Any) -> None:
+    await _all(tx, "artifact/refuse_audit", **params)

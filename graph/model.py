@@ -1,0 +1,127 @@
+"""The graph model's vocabulary (DESIGN.md §1–§2) and the domain record read back from Neo4j.
+
+Domain models here do no I/O; API schemas (`XCreate` / `XUpdate` / `XPublic`) live in `service/api/`."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Family(StrEnum):
+    agent_kernel = "agent_kernel"
+    world_kernel = "world_kernel"
+    memory = "memory"
+    knowledge = "knowledge"
+    skill = "skill"
+    working_state = "working_state"
+
+
+class Kind(StrEnum):
+    episodic = "episodic"
+    semantic = "semantic"
+    observational = "observational"
+    preference = "preference"
+    fact = "fact"
+    constraint = "constraint"
+    instruction = "instruction"
+    environment = "environment"
+
+
+class Tier(StrEnum):
+    session = "session"
+    working = "working"
+    agent = "agent"
+    role = "role"
+
+
+class Status(StrEnum):
+    pending = "pending"
+    active = "active"
+    archived = "archived"
+    removed = "removed"
+
+
+class EdgeType(StrEnum):
+    """Relationships a caller may create between two artifacts of one scope. (`SUPERSEDES` is the
+    service's own: written by supersession detection, never by a caller.)"""
+
+    SUPPORTS = "SUPPORTS"
+    DEPENDS_ON = "DEPENDS_ON"
+    DERIVED_FROM = "DERIVED_FROM"
+    RELATES_TO = "RELATES_TO"
+
+
+LABELS: dict[Family, str] = {
+    Family.agent_kernel: "AgentKernel",
+    Family.world_kernel: "WorldKernel",
+    Family.memory: "Memory",
+    Family.knowledge: "Knowledge",
+    Family.skill: "Skill",
+    Family.working_state: "WorkingState",
+}
+KERNELS = frozenset({Family.agent_kernel, Family.world_kernel})
+ADVISORY = frozenset({Family.memory, Family.knowledge, Family.skill})
+GC_EXEMPT_KINDS = frozenset({Kind.constraint, Kind.instruction, Kind.environment})
+
+# Computed and owned by the service: a caller that sets one gets 422 `service_owned_field`.
+SERVICE_OWNED = frozenset({
+    "recall_count", "accessed_at", "status", "stale", "conflicted", "revision",
+    "support", "lineage", "invalidation", "cleanup",
+})
+
+
+class Artifact(BaseModel):
+    """An artifact as stored (one node), with Neo4j temporal values made native."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    scope_id: str
+    family: Family
+    status: Status
+    kind: Kind | None = None
+    tier: Tier | None = None
+    content: str = ""
+    title: str | None = None
+    name: str | None = None
+    when_to_use: str | None = None
+    steps: list[str] | None = None
+    tags: list[str] = []
+    subject: str | None = None
+    trust: float = 0.5
+    metadata: dict[str, Any] = {}
+    content_hash: str | None = None
+    created_at: datetime
+    updated_at: datetime
+    accessed_at: datetime
+    recall_count: int = 0
+    stale: bool = False
+    conflicted: bool = False
+    revision: int = 1
+    created_by: str | None = None
+    relations: list[dict[str, str]] = []  # outgoing RELATES_TO {type} (knowledge pages)
+
+    @classmethod
+    def from_node(cls, props: dict[str, Any]) -> Artifact:
+        data = {k: _native(v) for k, v in props.items()}
+        if isinstance(data.get("metadata"), str):
+            data["metadata"] = json.loads(data["metadata"])
+        return cls.model_validate(data)
+
+    @property
+    def etag(self) -> str:
+        return f'"{self.id}.{self.revision}"'
+
+
+def _native(value: Any) -> Any:
+    to_native = getattr(value, "to_native", None)
+    return to_native() if callable(to_native) else value
+
+
+def native_props(props: dict[str, Any]) -> dict[str, Any]:
+    return {k: _native(v) for k, v in props.items()}

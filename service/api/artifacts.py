@@ -1,0 +1,236 @@
+"""Routes under `/v1/scopes/{scope_id}/…`: memories, knowledge, skills, kernels, working state, edges."""
+
+# No `from __future__ import annotations` here: the route factory annotates with runtime classes.
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Header, Path, Query, Response
+from pydantic import TypeAdapter
+
+from graph.model import Artifact, EdgeType, Family, Kind, Tier
+from service import artifacts as use
+from service.api.schemas import (
+    ArtifactPublic,
+    Cleared,
+    Deleted,
+    EdgeCreate,
+    EdgePublic,
+    History,
+    Items,
+    KernelUpdate,
+    KnowledgeCreate,
+    KnowledgeUpdate,
+    MemoryBatch,
+    MemoryCreate,
+    MemoryUpdate,
+    Page,
+    SearchHit,
+    SearchRequest,
+    SearchResults,
+    SkillCreate,
+    SkillUpdate,
+    WorkingStateCreate,
+    WorkingStateUpdate,
+)
+from service.deps import ActorDep, GraphDep
+from service.errors import error_responses
+
+ScopeId = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9-]+$")]
+ItemId = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9-]+$")]
+IfMatch = Annotated[str | None, Header(description="the ETag of the revision being updated")]
+IdempotencyKey = Annotated[str | None, Header(min_length=1, max_length=200,
+                                              description="a retried save with the same key writes once")]
+
+_public: TypeAdapter[Any] = TypeAdapter(ArtifactPublic)
+_hit: TypeAdapter[Any] = TypeAdapter(SearchHit)
+
+
+def public(art: Artifact) -> Any:
+    data = art.model_dump()
+    if art.family is Family.knowledge:
+        data["body"] = data.pop("content")
+    return _public.validate_python(data)
+
+
+def _hit_of(art: Artifact, score: float) -> Any:
+    data = public(art).model_dump()
+    data["score"] = score
+    return _hit.validate_python(data)
+
+
+def _with_etag(response: Response, art: Artifact) -> None:
+    response.headers["ETag"] = use.etag(art)
+
+
+def family_router(family: Family, path: str, create: type[Any], update: type[Any], *, searchable: bool,
+                  batch: type[Any] | None = None) -> APIRouter:
+    """The same operations for memories, knowledge pages, skills and working state."""
+    router = APIRouter(prefix="/v1/scopes/{scope_id}/" + path, tags=[path])
+    fams = [family]
+    name = family.value
+
+    @router.post("", status_code=201, response_model=ArtifactPublic,
+                 responses=error_responses(403, 404, 409, 422, 503), name=f"save_{name}")
+    async def save_one(scope_id: ScopeId, body: Annotated[create, Body()], response: Response,  # type: ignore[valid-type]
+                       graph: GraphDep, actor: ActorDep, idempotency_key: IdempotencyKey = None) -> Any:
+        """Save one record through the write pipeline. Answers 201 with the record and its ETag."""
+        result = await use.save(graph, scope_id, family, [body], actor=actor, idempotency_key=idempotency_key)
+        art = result.items[0]
+        _with_etag(response, art)
+        if result.replayed:
+            response.headers["Idempotent-Replayed"] = "true"
+        return public(art)
+
+    if batch is not None:
+        @router.post("/batch", status_code=201, response_model=Items,
+                     responses=error_responses(403, 404, 413, 422, 503), name=f"save_{name}_batch")
+        async def save_batch(scope_id: ScopeId, body: Annotated[batch, Body()], graph: GraphDep,  # type: ignore[valid-type]
+                             actor: ActorDep, response: Response, idempotency_key: IdempotencyKey = None) -> Any:
+            """Save up to 1000 records in one transaction (UNWIND). One refusal refuses the whole batch."""
+            result = await use.save(graph, scope_id, family, list(body.items), actor=actor,
+                                    idempotency_key=idempotency_key)
+            if result.replayed:
+                response.headers["Idempotent-Replayed"] = "true"
+            return {"items": [public(a) for a in result.items]}
+
+    @router.get("", response_model=Page, responses=error_responses(422, 503), name=f"list_{name}")
+    async def list_items(scope_id: ScopeId, graph: GraphDep,
+                         kind: Kind | None = None, tier: Tier | None = None,
+                         status: Annotated[str, Query(pattern="^(pending|active|archived)$")] = "active",
+                         tag: Annotated[str | None, Query(max_length=64)] = None,
+                         created_after: datetime | None = None, created_before: datetime | None = None,
+                         cursor: Annotated[str | None, Query(max_length=500)] = None,
+                         limit: Annotated[int, Query(ge=1, le=500)] = 50) -> Any:
+        """List under typed filters in a stable order (created_at, id). Not a recall."""
+        items, nxt = await use.list_page(graph, scope_id, family, status=status,
+                                         kind=kind.value if kind else None, tier=tier.value if tier else None,
+                                         tag=tag, created_after=created_after, created_before=created_before,
+                                         cursor=cursor, limit=limit)
+        return {"items": [public(a) for a in items], "next_cursor": nxt}
+
+    if searchable:
+        @router.post("/search", response_model=SearchResults, responses=error_responses(422, 503),
+                     name=f"search_{name}")
+        async def search(scope_id: ScopeId, body: SearchRequest, graph: GraphDep) -> Any:
+            """Explicit search (full-text, Chinese and English). Stale and conflicted rows come back flagged;
+            archived only with include_archived; pending rows and working state never. Hits count as recalls."""
+            hits = await use.search(graph, scope_id, fams, query=body.query,
+                                    kind=body.kind.value if body.kind else None,
+                                    tier=body.tier.value if body.tier else None, tag=body.tag,
+                                    include_archived=body.include_archived, limit=body.limit)
+            return {"items": [_hit_of(a, s) for a, s in hits]}
+
+    @router.get("/{item_id}", response_model=ArtifactPublic, responses=error_responses(404, 503),
+                name=f"load_{name}")
+    async def load(scope_id: ScopeId, item_id: ItemId, response: Response, graph: GraphDep) -> Any:
+        """Load by id (a recall: recall_count + 1, accessed_at = now; the ETag does not change)."""
+        art = await use.load(graph, scope_id, item_id, fams)
+        _with_etag(response, art)
+        return public(art)
+
+    @router.patch("/{item_id}", response_model=ArtifactPublic,
+                  responses=error_responses(403, 404, 412, 422, 428, 503), name=f"update_{name}")
+    async def patch(scope_id: ScopeId, item_id: ItemId, body: Annotated[update, Body()], response: Response,  # type: ignore[valid-type]
+                    graph: GraphDep, actor: ActorDep, if_match: IfMatch = None) -> Any:
+        """Update as a new revision. Needs If-Match (412 when the record moved on since)."""
+        art = await use.update(graph, scope_id, item_id, fams, body, if_match=if_match, actor=actor)
+        _with_etag(response, art)
+        return public(art)
+
+    @router.delete("/{item_id}", response_model=Deleted, responses=error_responses(404, 409, 503),
+                   name=f"delete_{name}")
+    async def delete(scope_id: ScopeId, item_id: ItemId, graph: GraphDep, actor: ActorDep,
+                     detach: bool = False, reason: Annotated[str | None, Query(max_length=500)] = None) -> Any:
+        """Explicit, destructive delete. 409 `has_dependents` lists active dependents unless detach=true,
+        which leaves them pointing at the tombstone."""
+        detached = await use.delete(graph, scope_id, item_id, fams, detach=detach, reason=reason, actor=actor)
+        return {"id": item_id, "detached": detached}
+
+    @router.get("/{item_id}/history", response_model=History, responses=error_responses(404, 503),
+                name=f"history_{name}")
+    async def history(scope_id: ScopeId, item_id: ItemId, graph: GraphDep) -> Any:
+        """Revisions and events, oldest first."""
+        return {"items": await use.history(graph, scope_id, item_id, fams)}
+
+    @router.get("/{item_id}/views/{view}", responses=error_responses(404, 503), name=f"view_{name}")
+    async def view(scope_id: ScopeId, item_id: ItemId,
+                   view: Annotated[str, Path(pattern="^(support|lineage|invalidation|cleanup)$")],
+                   graph: GraphDep) -> dict[str, Any]:
+        """Service-derived metadata views: support, lineage, invalidation, cleanup (read-only)."""
+        return {"id": item_id, "view": view, **await use.view(graph, scope_id, item_id, fams, view)}
+
+    return router
+
+
+memories = family_router(Family.memory, "memories", MemoryCreate, MemoryUpdate, searchable=True, batch=MemoryBatch)
+knowledge = family_router(Family.knowledge, "knowledge", KnowledgeCreate, KnowledgeUpdate, searchable=True)
+skills = family_router(Family.skill, "skills", SkillCreate, SkillUpdate, searchable=True)
+working_state = family_router(Family.working_state, "working-state", WorkingStateCreate, WorkingStateUpdate,
+                              searchable=False)
+
+
+@working_state.delete("", response_model=Cleared, responses=error_responses(404, 503), name="clear_working_state")
+async def clear_working_state(scope_id: ScopeId, graph: GraphDep, actor: ActorDep) -> Any:
+    """Clear the scope's working state (an event)."""
+    return {"cleared": await use.clear_working_state(graph, scope_id, actor=actor)}
+
+
+kernels = APIRouter(prefix="/v1/scopes/{scope_id}/kernels", tags=["kernels"])
+KernelName = Annotated[str, Path(pattern="^(agent|world)$")]
+
+
+def _kernel_family(which: str) -> Family:
+    return Family.agent_kernel if which == "agent" else Family.world_kernel
+
+
+@kernels.get("/{which}", response_model=ArtifactPublic, responses=error_responses(404, 503))
+async def get_kernel(scope_id: ScopeId, which: KernelName, response: Response, graph: GraphDep) -> Any:
+    art = await use.get_kernel(graph, scope_id, _kernel_family(which))
+    _with_etag(response, art)
+    return public(art)
+
+
+@kernels.put("/{which}", response_model=ArtifactPublic, responses=error_responses(404, 412, 422, 428, 503))
+async def put_kernel(scope_id: ScopeId, which: KernelName, body: KernelUpdate, response: Response,
+                     graph: GraphDep, actor: ActorDep, if_match: IfMatch = None) -> Any:
+    """Replace the kernel document as a new revision (If-Match required)."""
+    art = await use.update_kernel(graph, scope_id, _kernel_family(which), body, if_match=if_match, actor=actor)
+    _with_etag(response, art)
+    return public(art)
+
+
+@kernels.get("/{which}/history", response_model=History, responses=error_responses(404, 503))
+async def kernel_history(scope_id: ScopeId, which: KernelName, graph: GraphDep) -> Any:
+    fam = _kernel_family(which)
+    art = await use.get_kernel(graph, scope_id, fam, recall=False)
+    return {"items": await use.history(graph, scope_id, art.id, [fam])}
+
+
+@kernels.delete("/{which}", responses=error_responses(404, 409))
+async def delete_kernel(scope_id: ScopeId, which: KernelName, graph: GraphDep, actor: ActorDep) -> Any:
+    """Always refused: kernels go only with their scope (409 `kernel_not_deletable`)."""
+    fam = _kernel_family(which)
+    art = await use.get_kernel(graph, scope_id, fam, recall=False)
+    await use.delete(graph, scope_id, art.id, [fam], detach=False, reason=None, actor=actor)
+
+
+edges = APIRouter(prefix="/v1/scopes/{scope_id}/edges", tags=["edges"])
+
+
+@edges.post("", status_code=201, response_model=EdgePublic, responses=error_responses(404, 409, 422, 503))
+async def create_edge(scope_id: ScopeId, body: EdgeCreate, graph: GraphDep) -> Any:
+    """Create SUPPORTS | DEPENDS_ON | DERIVED_FROM | RELATES_TO {relation} between two artifacts of this scope.
+    An id from another scope creates nothing (404)."""
+    return await use.create_edge(graph, scope_id, type=body.type, from_id=body.from_id, to_id=body.to_id,
+                                 relation=body.relation)
+
+
+@edges.delete("", status_code=204, responses=error_responses(404, 422, 503))
+async def delete_edge(scope_id: ScopeId, graph: GraphDep, type: EdgeType,
+                      from_id: Annotated[str, Query(max_length=64)], to_id: Annotated[str, Query(max_length=64)],
+                      relation: Annotated[str | None, Query(max_length=64)] = None) -> Response:
+    await use.delete_edge(graph, scope_id, type=type, from_id=from_id, to_id=to_id, relation=relation)
+    return Response(status_code=204)
+
+
+ROUTERS = (memories, knowledge, skills, working_state, kernels, edges)
