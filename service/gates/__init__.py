@@ -1,0 +1,1 @@
+"""Content gates applied before memory writes (threat scan, quality gate)."""

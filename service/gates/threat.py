@@ -1,0 +1,359 @@
+"""Always-on threat scan for content entering agent memory.
+
+Stored memories are later replayed into model prompts, so anything that can
+steer a model (invisible characters, prompt-injection phrases, hidden markup,
+exfiltration links) is refused at write time. There is deliberately no switch
+to disable this scan and no parameter to skip it.
+
+scan() order:
+  1. invisible-Unicode detector on the RAW text (before normalisation can
+     erase the evidence);
+  2. injection patterns on the raw text;
+  3. injection patterns on the NFKC-normalised, casefolded,
+     whitespace-collapsed text (catches full-width / odd-case / odd-spacing
+     obfuscation). Whitespace runs collapse to one " ", or to "\\n" when the
+     run contains a line break, so line-anchored rules keep working. The
+     reported offset is mapped back to the raw text via a character-wise fold;
+     if that approximation does not reproduce the match, the offset is 0.
+
+Judgement calls: U+00AD soft hyphen, U+180E and U+034F are reported as
+``unicode.zero_width``; the deprecated format controls U+206A-206F are reported
+as ``unicode.bidi_control``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+__all__ = ["RULE_IDS", "ThreatHit", "scan"]
+
+DETECTOR_UNICODE = "invisible_unicode"
+DETECTOR_INJECTION = "injection_pattern"
+
+
+@dataclass(frozen=True, slots=True)
+class ThreatHit:
+    rule_id: str  # stable id, e.g. "unicode.tag_character"
+    offset: int  # index into the ORIGINAL raw string where the hit starts
+    detector: str  # "invisible_unicode" or "injection_pattern"
+
+
+# --------------------------------------------------------------------------
+# Detector 1: invisible Unicode
+# --------------------------------------------------------------------------
+
+# Every code point the detector may flag. Scanning with one character class
+# is a single linear pass in C; only the (rare) matches get Python-level
+# context checks, each with O(1) look-behind/look-ahead.
+_SUSPECT = re.compile(
+    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\xad\u034f\u061c\u115f\u1160\u180e"
+    r"\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164"
+    r"\ufe00-\ufe0f\ufeff\uffa0\ue000-\uf8ff"
+    r"\U000e0000-\U000e007f\U000e0100-\U000e01ef"
+    r"\U000f0000-\U000ffffd\U00100000-\U0010fffd]"
+)
+
+_ZWJ, _ZWNJ, _BOM = 0x200D, 0x200C, 0xFEFF
+_BLACK_FLAG, _CANCEL_TAG, _KEYCAP = "\U0001f3f4", "\U000e007f", "\u20e3"
+_MAX_SKIP = 4  # bound on modifiers/combining marks skipped around a joiner
+
+# Emoji-capable code points outside the big pictographic blocks.
+_EMOJI_EXTRA = frozenset(
+    [0x00A9, 0x00AE, 0x203C, 0x2049, 0x2122, 0x2139, 0x21A9, 0x21AA, 0x24C2,
+     0x25AA, 0x25AB, 0x25B6, 0x25C0, 0x2934, 0x2935, 0x3030, 0x303D, 0x3297,
+     0x3299]
+    + list(range(0x2194, 0x219A)) + list(range(0x25FB, 0x25FF))
+)
+_EMOJI_RANGES = ((0x1F000, 0x1FAFF), (0x2600, 0x27BF), (0x2300, 0x23FF),
+                 (0x2B00, 0x2BFF))
+# Scripts where ZWJ/ZWNJ are an orthographic necessity (Arabic/Persian, Indic).
+_JOINER_SCRIPTS = ((0x0600, 0x06FF), (0x0750, 0x077F), (0x08A0, 0x08FF),
+                   (0xFB50, 0xFDFF), (0xFE70, 0xFEFF), (0x0900, 0x0DFF))
+
+
+def _is_emoji(cp: int) -> bool:
+    return cp in _EMOJI_EXTRA or any(lo <= cp <= hi for lo, hi in _EMOJI_RANGES)
+
+
+def _is_emoji_modifier(cp: int) -> bool:
+    # Presentation selectors and skin tones sit between an emoji and its ZWJ.
+    return cp in (0xFE0E, 0xFE0F) or 0x1F3FB <= cp <= 0x1F3FF
+
+
+def _is_joiner_letter(ch: str) -> bool:
+    cp = ord(ch)
+    return (any(lo <= cp <= hi for lo, hi in _JOINER_SCRIPTS)
+            and unicodedata.category(ch).startswith("L"))
+
+
+def _is_mark(ch: str) -> bool:
+    return unicodedata.category(ch).startswith("M")
+
+
+def _emoji_join(text: str, i: int) -> bool:
+    """ZWJ inside an emoji sequence: emoji [FE0F|skin tone]* ZWJ emoji."""
+    j = i - 1
+    while j >= 0 and i - j <= _MAX_SKIP and _is_emoji_modifier(ord(text[j])):
+        j -= 1
+    return (j >= 0 and _is_emoji(ord(text[j])) and not _is_emoji_modifier(ord(text[j]))
+            and i + 1 < len(text) and _is_emoji(ord(text[i + 1])))
+
+
+def _script_join(text: str, i: int) -> bool:
+    """ZWJ/ZWNJ between two Arabic-family or Indic letters (marks ignored)."""
+    j = i - 1
+    while j >= 0 and i - j <= _MAX_SKIP and _is_mark(text[j]):
+        j -= 1
+    k = i + 1
+    while k < len(text) and k - i <= _MAX_SKIP and _is_mark(text[k]):
+        k += 1
+    return (j >= 0 and k < len(text)
+            and _is_joiner_letter(text[j]) and _is_joiner_letter(text[k]))
+
+
+def _presentation_ok(text: str, i: int) -> bool:
+    """FE0E/FE0F directly after an emoji, or in a keycap: [0-9#*] FE0F 20E3."""
+    if i == 0:
+        return False
+    prev = text[i - 1]
+    if prev in "0123456789#*":
+        return text[i + 1:i + 2] == _KEYCAP
+    return _is_emoji(ord(prev)) and not _is_emoji_modifier(ord(prev))
+
+
+def _flag_end(text: str, i: int) -> int:
+    """End index of a valid subdivision flag whose first tag is at i, else 0."""
+    if i == 0 or text[i - 1] != _BLACK_FLAG:
+        return 0
+    j = i
+    while j < len(text) and j - i < 6 and (
+            0xE0061 <= ord(text[j]) <= 0xE007A or 0xE0030 <= ord(text[j]) <= 0xE0039):
+        j += 1
+    return j + 1 if j > i and text[j:j + 1] == _CANCEL_TAG else 0
+
+
+def _unicode_class(cp: int) -> str:
+    if 0xE0000 <= cp <= 0xE007F:
+        return "tag_character"
+    if 0x202A <= cp <= 0x202E or 0x2066 <= cp <= 0x206F or cp in (0x200E, 0x200F, 0x061C):
+        return "bidi_control"
+    if cp in (0x200B, _ZWNJ, _ZWJ, _BOM, 0x00AD, 0x180E, 0x034F):
+        return "zero_width"
+    if 0x2060 <= cp <= 0x2064:
+        return "invisible_operator"
+    if 0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF:
+        return "variation_selector"
+    if cp in (0x115F, 0x1160, 0x3164, 0xFFA0):
+        return "hangul_filler"
+    if cp <= 0x9F:
+        return "control_character"
+    return "private_use"
+
+
+def _scan_invisible(text: str) -> ThreatHit | None:
+    skip_until = 0  # end of an accepted subdivision-flag tag sequence
+    for m in _SUSPECT.finditer(text):
+        i = m.start()
+        if i < skip_until:
+            continue
+        cp = ord(text[i])
+        if 0xE0000 <= cp <= 0xE007F:
+            end = _flag_end(text, i)
+            if end:
+                skip_until = end
+                continue
+        elif cp == _BOM and i == 0:
+            continue
+        elif cp == _ZWJ and (_emoji_join(text, i) or _script_join(text, i)):
+            continue
+        elif cp == _ZWNJ and _script_join(text, i):
+            continue
+        elif cp in (0xFE0E, 0xFE0F) and _presentation_ok(text, i):
+            continue
+        return ThreatHit("unicode." + _unicode_class(cp), i, DETECTOR_UNICODE)
+    return None
+
+
+# --------------------------------------------------------------------------
+# Detector 2: injection patterns
+# --------------------------------------------------------------------------
+# Rules: every repetition is bounded or is a run of one character class next
+# to a disjoint class, so each start position does bounded work (no nested
+# unbounded quantifiers, no catastrophic backtracking). Chinese phrases are
+# matched literally (no word boundaries in CJK text).
+
+_PREV = r"(?:previous|prior|above|earlier|preceding|former|foregoing)"
+_ZH_SCOPE = r"(?:之前|以上|上面|前面|先前|上述|所有|全部|一切|你)的?"
+_DAN = r"dan(?![\w'’])"  # "DAN" persona, not "Dan's"
+_ZH_SEND = r"(?:发送|發送|上传|上傳|转发|轉發|提交)"
+_ZH_CHAT = (r"(?:这段|這段|所有|全部|整个|整個)?(?:的)?(?:对话|對話|聊天记录|聊天記錄|记忆|記憶)"
+            r"(?:内容|內容|记录|記錄)?")
+
+_FAMILIES: dict[str, list[str]] = {
+    "instruction_override": [
+        rf"\bignore\s+(?:(?:all|any|the|your|of|these|those|my)\s+){{0,3}}{_PREV}\s+"
+        r"(?:(?:system|user|safety)\s+)?(?:instructions?|prompts?|rules|directions|"
+        r"directives|guidelines|commands)\b",
+        r"\b(?:ignore|disregard)\s+(?:all\s+)?(?:of\s+)?your\s+(?:\w{1,30}\s+)?"
+        r"(?:instructions|rules|guidelines|directives|programming|system\s+prompt)\b",
+        r"\bdisregard(?:\s+\S{1,30}){0,3}?\s+(?:instructions|prompts?|directives)\b",
+        rf"\bdisregard\s+(?:(?:all|any|of|the)\s+){{0,3}}{_PREV}\s+(?:\w{{1,30}}\s+)?"
+        r"(?:rules|guidelines|directions)\b",
+        r"\bforget\s+(?:everything|all)\s+(?:(?:of\s+)?(?:your|the|my)\s+)?"
+        rf"(?:you(?:\s+were|\s+have\s+been|['’]ve\s+been)\s+told|{_PREV}\b|instructions\b)",
+        r"\boverride\s+(?:all\s+)?(?:of\s+)?(?:your|(?:the|any)\s+(?:previous|prior|system))"
+        r"\s+(?:\w{1,30}\s+)?(?:instructions|rules|guidelines|programming|restrictions|"
+        r"directives|system\s+prompt)\b",
+        # Line-anchored: "new instructions:" mid-sentence is usually benign.
+        r"^[ \t>#*_\-\[\]]*(?:new|updated)\s+(?:system\s+)?instructions?\s*[:：]",
+        rf"(?:忽略|无视|無視|忘记|忘記|忘掉)(?:{_ZH_SCOPE}){{1,3}}"
+        r"(?:指令|指示|说明|說明|规则|規則|提示|设定|設定|要求|限制)",
+        r"不要(?:再)?(?:遵守|遵循|服从|服從)(?:(?:之前|以上|任何|所有|你的|系统|系統|原来|原有|原先|上述)的?){0,3}"
+        r"(?:规则|規則|指令|设定|設定|限制|指示)",
+    ],
+    "role_hijack": [
+        r"\byou\s+are\s+now\s+(?:(?:a|an|the|in|my)\s+)?(?:[\w-]{1,30}\s+){0,3}?"
+        rf"(?:unrestricted|unfiltered|uncensored|jailbroken|{_DAN}|(?:developer|god|dev)\s+mode)",
+        rf"\bact\s+as\s+(?:an?\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken|{_DAN})",
+        rf"\benter(?:ing)?\s+(?:developer|god|jailbreak|{_DAN})\s+mode\b",
+        r"\bfrom\s+now\s+on,?\s+you\s+(?:will|must|shall|should|are\s+to)\s+"
+        r"(?:(?:only|always|now|blindly)\s+)?(?:ignore|obey|disregard)\b",
+        # Role-prefix line that carries a hijacking instruction (plain chat logs pass).
+        r"^[ \t>*#\[]*(?:system|assistant)\]?[ \t]*[:：][ \t]*(?:ignore|disregard|"
+        r"forget|override|bypass|reveal|you\s+are\s+now|you\s+(?:must|will)\s+now|"
+        r"from\s+now\s+on|new\s+(?:system\s+)?instructions|enter\s+\w{1,20}\s+mode)\b",
+        r"<\|im_start\|>\s*(?:system|assistant)\b",
+        r"<\|start_header_id\|>\s*system\b",
+        r"<\|system\|>",
+        r"\[/?inst\]",
+        r"<<sys>>",
+        r"^[ \t]*#{2,6}[ \t]*system(?:[ \t]+(?:prompt|message|instructions?))?[ \t]*[:：]",
+        r"你(?:现在|現在)是(?:一个|一個|一名|一位|个|個)?(?:不受(?:任何)?限制|没有(?:任何)?限制|"
+        r"沒有(?:任何)?限制|无限制|無限制|越狱|越獄)",
+        r"(?:进入|進入)(?:开发者|開發者|开发人员|越狱|越獄|上帝|dan)模式",
+        r"从现在(?:起|开始)[，,\s]{0,3}你(?:必须|将|将会|要|只能)(?:忽略|服从|无视|听从)",
+    ],
+    "prompt_exfiltration": [
+        r"\b(?:reveal|print|show|repeat|output|leak|dump|display|disclose|tell\s+me|"
+        r"give\s+me|write\s+out)\s+(?:me\s+)?(?:your|the)\s+"
+        r"(?:(?:full|entire|original|complete|exact|hidden|secret|initial|verbatim)\s+){0,2}"
+        r"(?:system\s+prompt|initial\s+(?:instructions|prompt)|hidden\s+(?:prompt|instructions)|"
+        r"instructions\s+above|(?:original|secret)\s+(?:prompt|instructions)|pre-?prompt)\b",
+        r"\brepeat\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?(?:words|text|everything)\s+above\b",
+        r"\b(?:send|reveal|print|leak|output|dump|expose|exfiltrate)\s+(?:me\s+)?"
+        r"(?:your|the|all)\s+(?:(?:stored|saved|admin|secret|user)\s+)?(?:api[\s_-]?keys?|"
+        r"passwords?|secrets?|access\s+tokens?|credentials|private\s+keys?|"
+        r"tokens?(?!\s+(?:counts?|usage|limits?|length|budget|ids?|types?|stream)\b))\b",
+        # Bare 系统提示 means "system notification"; require 你/你的 or 提示词.
+        r"(?:输出|輸出|显示|顯示|泄露|泄漏|洩露|告诉我|告訴我|打印|重复|重複|透露)(?:一下)?"
+        r"(?:你的?(?:完整的?|原始的?)?系[统統]提示|(?:你的?)?(?:完整的?|原始的?)?"
+        r"(?:系统提示词|系統提示詞|初始指令|隐藏指令|隱藏指令|系统指令|系統指令))",
+        r"(?:泄露|泄漏|洩露|告诉我|告訴我|透露)(?:一下)?(?:你的)?"
+        r"(?:api\s?密钥|api\s?金鑰|密钥|密鑰|密码|密碼|令牌)",
+        r"(?:输出|輸出|显示|顯示|打印|重复|重複)(?:一下)?你的(?:api\s?密钥|密钥|密鑰|密码|密碼|令牌)",
+    ],
+    "markup_smuggling": [
+        r"<\s{0,3}/?\s{0,3}(?:tool_calls?|function_calls?|tool_use|tool_result|system)(?:\s[^<>]{0,200})?>",
+        r"<\|(?:tool|tool_calls?|function_calls?|python_tag|plugin|tool_response)\|>",
+        # HTML comments addressing the model ("prettier-ignore" etc. pass).
+        r"<!--[^<>]{0,300}?(?:(?<![\w-])ignore\s+(?:all|any|the|previous|prior|above|your)|"
+        r"\bdisregard\b|\bnew\s+instructions|\binstructions?\s+for\s+(?:the\s+)?"
+        r"(?:ai|llm|assistant|agent|model)\b|\bsystem\s*(?:prompt|:)|\bassistant\s*:)",
+        r"```[ \t]*(?:tool_code|tool_call|tool_use|function_call)\b",
+        r"\bstyle\s*=\s*[\"'][^\"'<>]{0,300}?(?:display\s*:\s*none|visibility\s*:\s*hidden|"
+        r"(?:font-size|opacity)\s*:\s*0(?:\.0+)?(?:px|pt|em|rem|%)?\s*(?:[;\"'!]|$))",
+    ],
+    "exfiltration_link": [
+        # Markdown image (auto-fetched by renderers): placeholder or data-ish key.
+        r"!\[[^\[\]\n]{0,200}\]\(\s*<?https?://[^\s()<>?]{1,500}\?(?:[^\s()<>]{0,500}?"
+        r"=\s*(?:\{|\$|%7b|%24|<)|(?:[^\s()<>]{0,500}?[&;])?(?:secret|token|key|apikey|"
+        r"api_key|password|passwd|pwd|prompt|data|conversation|convo|history|chat|memory|"
+        r"context)=)",
+        # Markdown link: only template placeholders (plain "?key=" links are common).
+        r"\[[^\[\]\n]{0,200}\]\(\s*<?https?://[^\s()<>?]{1,500}\?[^\s()<>]{0,500}?"
+        r"=\s*(?:\{|\$\{|%7b|%24%7b)",
+        r"\b(?:send|post|upload|forward|transmit|exfiltrate|leak)\s+"
+        r"(?:(?:this|the|all|of|our|my|your|entire|whole|full|current)\s+){1,3}"
+        r"(?:conversation|data|memory|memories|chat\s+history|chat\s+logs?|history|messages|"
+        r"context|secrets?)(?:\s+(?:history|logs?|contents?|so\s+far))?\s+to\s+<?https?://",
+        rf"{_ZH_SEND}{_ZH_CHAT}到\s{{0,3}}<?https?://",  # 发送对话到 http...
+        rf"(?:把|将|將){_ZH_CHAT}(?:全部|都)?{_ZH_SEND}到\s{{0,3}}<?https?://",  # 把对话发送到
+    ],
+}
+
+_INJECTION = re.compile(
+    "|".join(f"(?P<{name}>{'|'.join(alts)})" for name, alts in _FAMILIES.items()),
+    re.IGNORECASE | re.MULTILINE,
+)
+
+_WS_RUN = re.compile(r"\s+")
+_LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+
+
+def _collapse(m: re.Match[str]) -> str:
+    return "\n" if any(c in _LINE_BREAKS for c in m.group()) else " "
+
+
+def _fold(text: str) -> str:
+    return _WS_RUN.sub(_collapse, unicodedata.normalize("NFKC", text).casefold())
+
+
+def _fold_with_map(text: str) -> tuple[str, list[int]]:
+    """Character-wise fold with raw offsets; only built when pass 3 hits."""
+    out: list[str] = []
+    index: list[int] = []
+    ws = ""  # pending collapsed whitespace
+    ws_at = 0
+    for i, ch in enumerate(text):
+        if ch.isspace():
+            if not ws:
+                ws, ws_at = " ", i
+            if ch in _LINE_BREAKS:
+                ws = "\n"
+            continue
+        if ws:
+            out.append(ws)
+            index.append(ws_at)
+            ws = ""
+        piece = unicodedata.normalize("NFKC", ch).casefold()
+        out.append(piece)
+        index.extend([i] * len(piece))
+    if ws:
+        out.append(ws)
+        index.append(ws_at)
+    return "".join(out), index
+
+
+def _hit(m: re.Match[str], offset: int) -> ThreatHit:
+    return ThreatHit(f"injection.{m.lastgroup}", offset, DETECTOR_INJECTION)
+
+
+def _scan_injection(text: str) -> ThreatHit | None:
+    m = _INJECTION.search(text)
+    if m:
+        return _hit(m, m.start())
+    folded = _fold(text)
+    if folded == text:  # nothing new to see
+        return None
+    m = _INJECTION.search(folded)
+    if not m:
+        return None
+    mapped, index = _fold_with_map(text)
+    m2 = _INJECTION.search(mapped)
+    offset = index[m2.start()] if m2 and m2.start() < len(index) else 0
+    return _hit(m, offset)
+
+
+RULE_IDS: frozenset[str] = frozenset(
+    [f"unicode.{c}" for c in ("tag_character", "bidi_control", "zero_width",
+                               "invisible_operator", "variation_selector",
+                               "hangul_filler", "control_character", "private_use")]
+    + [f"injection.{name}" for name in _FAMILIES]
+)
+
+
+def scan(text: str) -> ThreatHit | None:
+    """Return the first threat found in ``text``, or None. Never raises for a str."""
+    return _scan_invisible(text) or _scan_injection(text)
