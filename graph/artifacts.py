@@ -121,3 +121,13 @@ async def clear_working_state(tx: AsyncManagedTransaction, **params: Any) -> int
 
 async def record_refusal(tx: AsyncManagedTransaction, **params: Any) -> None:
     await _all(tx, "artifact/refuse_audit", **params)
+
+
+async def decide_pending(tx: AsyncManagedTransaction, decision: str, **params: Any) -> Row:
+    """Approve or reject a pending record (`decision` is "approve" or "reject")."""
+    assert decision in ("approve", "reject")
+    rec = await _one(tx, f"artifact/{decision}", **params)
+    assert rec is not None
+    if rec.get("approved") is not None:
+        rec["approved"] = native_props(rec["approved"])
+    return rec

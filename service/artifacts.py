@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import cypher
 from graph import artifacts as repo
 from graph.driver import Graph
 from graph.errors import CognitionError, Conflict, Forbidden, Invalid, NotFound, PreconditionFailed
@@ -255,6 +256,8 @@ async def update(graph: Graph, scope_id: str, id: str, families: list[Family], b
                             expected=expected, changes=changes, now=utcnow(), actor=actor, event_id=new_id())
     if not rec["found"]:
         raise _not_found(family, id)
+    if rec["denied"]:
+        raise Forbidden("the scope's write policy denies this write", code="write_denied")
     if rec["updated"] is None:
         raise PreconditionFailed(f"{id} is at revision {rec['current']}, not {expected}; read it again",
                                  details={"current_revision": rec["current"]})
@@ -343,3 +346,42 @@ async def clear_working_state(graph: Graph, scope_id: str, *, actor: str) -> int
     if n is None:
         raise _scope_missing(scope_id)
     return n
+
+
+async def approve(graph: Graph, scope_id: str, id: str, families: list[Family], *, actor: str,
+                  reason: str | None) -> Artifact:
+    rec = await graph.write(repo.decide_pending, "approve", scope_id=scope_id, id=id,
+                            families=[f.value for f in families], now=utcnow(), actor=actor, event_id=new_id(),
+                            reason=reason)
+    _check_pending(rec, families[0], id)
+    return Artifact.from_node(rec["approved"])
+
+
+async def reject(graph: Graph, scope_id: str, id: str, families: list[Family], *, actor: str,
+                 reason: str | None) -> None:
+    rec = await graph.write(repo.decide_pending, "reject", scope_id=scope_id, id=id,
+                            families=[f.value for f in families], now=utcnow(), actor=actor, event_id=new_id(),
+                            reason=reason)
+    _check_pending(rec, families[0], id)
+
+
+def _check_pending(rec: dict[str, Any], family: Family, id: str) -> None:
+    if not rec["found"]:
+        raise _not_found(family, id)
+    if rec["was"] != "pending":
+        raise Conflict(f"{id} is {rec['was']}, not pending approval", code="not_pending")
+
+
+async def get_write_policy(graph: Graph, scope_id: str) -> dict[str, Any]:
+    rows = await graph.query(cypher.load("scope/write_policy_get"), write=False, id=scope_id)
+    if not rows:
+        raise _scope_missing(scope_id)
+    stored = rows[0]["policy"]
+    return dict(json.loads(stored)) if stored else {}
+
+
+async def set_write_policy(graph: Graph, scope_id: str, policy: dict[str, Any], *, actor: str) -> None:
+    rows = await graph.query(cypher.load("scope/write_policy_set"), id=scope_id, policy=json.dumps(policy),
+                             now=utcnow(), actor=actor, event_id=new_id())
+    if not rows:
+        raise _scope_missing(scope_id)

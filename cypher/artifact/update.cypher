@@ -1,11 +1,17 @@
 // Update as a new revision, with optimistic concurrency: the node is locked first, then its revision is
 // compared with the caller's If-Match, so of N concurrent updates naming one revision exactly one wins.
 // Params: $scope_id, $id, $families, $expected (revision), $changes (map), $now, $actor, $event_id
+// The scope's write policy applies to updates too: `deny` refuses them (`require_approval` governs new
+// records only, so an approved record is not hidden again by an edit).
 OPTIONAL MATCH (a:Artifact {id: $id}) WHERE a.scope_id = $scope_id AND a.family IN $families
+OPTIONAL MATCH (s:Scope {id: $scope_id})
+WITH a, apoc.convert.fromJsonMap(coalesce(s.write_policy, '{}')) AS policy
+WITH a, coalesce(policy.by_kind[coalesce(a.kind, '')], policy.by_family[a.family], policy.default, 'auto') = 'deny'
+        AS denied
 CALL apoc.lock.nodes(CASE WHEN a IS NULL THEN [] ELSE [a] END)
-WITH a, a.revision AS current
-OPTIONAL CALL (a, current) {
-  WITH a WHERE current = $expected
+WITH a, denied, a.revision AS current
+OPTIONAL CALL (a, current, denied) {
+  WITH a WHERE current = $expected AND NOT denied
   OPTIONAL MATCH (a)-[:HAS_REVISION]->(prev:Revision {revision: current})
   SET a += $changes, a.revision = current + 1, a.updated_at = $now
   // A skill's searchable text is derived from its parts; the hash always from the content as stored.
@@ -20,4 +26,4 @@ OPTIONAL CALL (a, current) {
                   family: a.family, revision: current + 1})
   RETURN a {.*, relations: [(a)-[r:RELATES_TO]->(b) | {type: r.type, to_id: b.id}]} AS updated
 }
-RETURN a IS NOT NULL AS found, current, updated
+RETURN a IS NOT NULL AS found, denied, current, updated

@@ -12,6 +12,7 @@ from service import artifacts as use
 from service.api.schemas import (
     ArtifactPublic,
     Cleared,
+    Decision,
     Deleted,
     EdgeCreate,
     EdgePublic,
@@ -63,7 +64,7 @@ def _with_etag(response: Response, art: Artifact) -> None:
 
 
 def family_router(family: Family, path: str, create: type[Any], update: type[Any], *, searchable: bool,
-                  batch: type[Any] | None = None) -> APIRouter:
+                  approvable: bool, batch: type[Any] | None = None) -> APIRouter:
     """The same operations for memories, knowledge pages, skills and working state."""
     router = APIRouter(prefix="/v1/scopes/{scope_id}/" + path, tags=[path])
     fams = [family]
@@ -146,6 +147,23 @@ def family_router(family: Family, path: str, create: type[Any], update: type[Any
         detached = await use.delete(graph, scope_id, item_id, fams, detach=detach, reason=reason, actor=actor)
         return {"id": item_id, "detached": detached}
 
+    if approvable:
+        @router.post("/{item_id}/approve", response_model=ArtifactPublic, responses=error_responses(404, 409, 503),
+                     name=f"approve_{name}")
+        async def approve(scope_id: ScopeId, item_id: ItemId, graph: GraphDep, actor: ActorDep,
+                          body: Decision | None = None) -> Any:
+            """Approve a pending record (an event); it becomes active and visible."""
+            return public(await use.approve(graph, scope_id, item_id, fams, actor=actor,
+                                            reason=body.reason if body else None))
+
+        @router.post("/{item_id}/reject", status_code=204, responses=error_responses(404, 409, 503),
+                     name=f"reject_{name}")
+        async def reject(scope_id: ScopeId, item_id: ItemId, graph: GraphDep, actor: ActorDep,
+                         body: Decision | None = None) -> Response:
+            """Reject a pending record (an event): its content is deleted, a tombstone remains."""
+            await use.reject(graph, scope_id, item_id, fams, actor=actor, reason=body.reason if body else None)
+            return Response(status_code=204)
+
     @router.get("/{item_id}/history", response_model=History, responses=error_responses(404, 503),
                 name=f"history_{name}")
     async def history(scope_id: ScopeId, item_id: ItemId, graph: GraphDep) -> Any:
@@ -162,11 +180,13 @@ def family_router(family: Family, path: str, create: type[Any], update: type[Any
     return router
 
 
-memories = family_router(Family.memory, "memories", MemoryCreate, MemoryUpdate, searchable=True, batch=MemoryBatch)
-knowledge = family_router(Family.knowledge, "knowledge", KnowledgeCreate, KnowledgeUpdate, searchable=True)
-skills = family_router(Family.skill, "skills", SkillCreate, SkillUpdate, searchable=True)
+memories = family_router(Family.memory, "memories", MemoryCreate, MemoryUpdate, searchable=True,
+                         approvable=True, batch=MemoryBatch)
+knowledge = family_router(Family.knowledge, "knowledge", KnowledgeCreate, KnowledgeUpdate, searchable=True,
+                          approvable=True)
+skills = family_router(Family.skill, "skills", SkillCreate, SkillUpdate, searchable=True, approvable=True)
 working_state = family_router(Family.working_state, "working-state", WorkingStateCreate, WorkingStateUpdate,
-                              searchable=False)
+                              searchable=False, approvable=False)
 
 
 @working_state.delete("", response_model=Cleared, responses=error_responses(404, 503), name="clear_working_state")

@@ -304,3 +304,21 @@ class Deleted(BaseModel):
 
 class Cleared(BaseModel):
     cleared: int
+
+
+WriteMode = Literal["auto", "require_approval", "deny"]
+
+
+class WritePolicy(BaseModel):
+    """A scope's write-approval policy. The most specific rule wins: `by_kind`, then `by_family`, then
+    `default`. `require_approval` stores new records as `pending`; `deny` refuses writes (403)."""
+
+    model_config = ConfigDict(extra="forbid")
+    default: WriteMode = "auto"
+    by_family: dict[Family, WriteMode] = {}
+    by_kind: dict[Kind, WriteMode] = {}
+
+
+class Decision(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    reason: Annotated[str, Field(max_length=500)] | None = None

@@ -8,7 +8,9 @@ from typing import Annotated
 from fastapi import APIRouter, Path
 from pydantic import BaseModel, ConfigDict, Field
 
+from service import artifacts as artifacts_use
 from service import scopes as use
+from service.api.schemas import WritePolicy
 from service.deps import ActorDep, GraphDep
 from service.errors import error_responses
 
@@ -63,3 +65,16 @@ async def delete_scope(scope_id: ScopeId, graph: GraphDep, actor: ActorDep) -> S
     """Delete the scope and everything it owns (in batches); records a `scope_delete` event."""
     deleted = await use.delete_scope(graph, scope_id, actor=actor)
     return ScopeDeleted(id=scope_id, deleted=deleted)
+
+
+@router.get("/{scope_id}/write-policy", response_model=WritePolicy, responses=error_responses(404, 503))
+async def get_write_policy(scope_id: ScopeId, graph: GraphDep) -> WritePolicy:
+    """The scope's write-approval policy (`auto` for everything unless set)."""
+    return WritePolicy.model_validate(await artifacts_use.get_write_policy(graph, scope_id))
+
+
+@router.put("/{scope_id}/write-policy", response_model=WritePolicy, responses=error_responses(404, 422, 503))
+async def put_write_policy(scope_id: ScopeId, body: WritePolicy, graph: GraphDep, actor: ActorDep) -> WritePolicy:
+    """Replace the scope's write-approval policy (an event)."""
+    await artifacts_use.set_write_policy(graph, scope_id, body.model_dump(mode="json"), actor=actor)
+    return body

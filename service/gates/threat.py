@@ -1,24 +1,20 @@
 """Always-on threat scan for content entering agent memory.
 
-Stored memories are later replayed into model prompts, so anything that can
-steer a model (invisible characters, prompt-injection phrases, hidden markup,
+Stored memories are replayed into model prompts later, so anything that can
+steer a model (invisible characters, injection phrases, hidden markup,
 exfiltration links) is refused at write time. There is deliberately no switch
 to disable this scan and no parameter to skip it.
 
-scan() order:
-  1. invisible-Unicode detector on the RAW text (before normalisation can
-     erase the evidence);
-  2. injection patterns on the raw text;
-  3. injection patterns on the NFKC-normalised, casefolded,
-     whitespace-collapsed text (catches full-width / odd-case / odd-spacing
-     obfuscation). Whitespace runs collapse to one " ", or to "\\n" when the
-     run contains a line break, so line-anchored rules keep working. The
-     reported offset is mapped back to the raw text via a character-wise fold;
-     if that approximation does not reproduce the match, the offset is 0.
+scan() order: (1) invisible-Unicode detector on the RAW text, before
+normalisation can erase the evidence; (2) injection patterns on the raw text;
+(3) injection patterns on the NFKC-normalised, casefolded, whitespace-collapsed
+text (full-width / case / spacing obfuscation). Whitespace runs collapse to " ",
+or to "\\n" if the run holds a line break, so line-anchored rules still work.
+Pass-3 offsets are mapped back through a character-wise fold; if that
+approximation does not reproduce the match, the offset reported is 0.
 
-Judgement calls: U+00AD soft hyphen, U+180E and U+034F are reported as
-``unicode.zero_width``; the deprecated format controls U+206A-206F are reported
-as ``unicode.bidi_control``.
+Judgement calls: U+00AD, U+180E and U+034F count as ``unicode.zero_width``;
+the deprecated format controls U+206A-206F count as ``unicode.bidi_control``.
 """
 
 from __future__ import annotations
@@ -40,32 +36,35 @@ class ThreatHit:
     detector: str  # "invisible_unicode" or "injection_pattern"
 
 
-# --------------------------------------------------------------------------
-# Detector 1: invisible Unicode
-# --------------------------------------------------------------------------
+# ---- Detector 1: invisible Unicode -------------------------------------------
 
-# Every code point the detector may flag. Scanning with one character class
-# is a single linear pass in C; only the (rare) matches get Python-level
-# context checks, each with O(1) look-behind/look-ahead.
-_SUSPECT = re.compile(
-    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\xad\u034f\u061c\u115f\u1160\u180e"
-    r"\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164"
-    r"\ufe00-\ufe0f\ufeff\uffa0\ue000-\uf8ff"
-    r"\U000e0000-\U000e007f\U000e0100-\U000e01ef"
-    r"\U000f0000-\U000ffffd\U00100000-\U0010fffd]"
+_Ranges = tuple[tuple[int, int], ...]
+# Single source of truth: rule class -> code-point ranges (checked in order).
+_UNICODE_CLASSES: tuple[tuple[str, _Ranges], ...] = (
+    ("tag_character", ((0xE0000, 0xE007F),)),
+    ("bidi_control", ((0x202A, 0x202E), (0x2066, 0x206F), (0x200E, 0x200F), (0x061C, 0x061C))),
+    ("zero_width", ((0x200B, 0x200D), (0xFEFF, 0xFEFF), (0x00AD, 0x00AD), (0x180E, 0x180E),
+                    (0x034F, 0x034F))),
+    ("invisible_operator", ((0x2060, 0x2064),)),
+    ("variation_selector", ((0xFE00, 0xFE0F), (0xE0100, 0xE01EF))),
+    ("hangul_filler", ((0x115F, 0x1160), (0x3164, 0x3164), (0xFFA0, 0xFFA0))),
+    ("control_character", ((0x00, 0x08), (0x0B, 0x0C), (0x0E, 0x1F), (0x7F, 0x9F))),
+    ("private_use", ((0xE000, 0xF8FF), (0xF0000, 0xFFFFD), (0x100000, 0x10FFFD))),
 )
+# One character class over every flaggable code point: finditer is a single
+# linear pass in C, and only the (rare) matches get Python-level context
+# checks, each with O(1) look-behind/look-ahead.
+_SUSPECT = re.compile("[" + "".join(
+    f"\\U{lo:08x}-\\U{hi:08x}" for _, ranges in _UNICODE_CLASSES for lo, hi in ranges) + "]")
 
 _ZWJ, _ZWNJ, _BOM = 0x200D, 0x200C, 0xFEFF
 _BLACK_FLAG, _CANCEL_TAG, _KEYCAP = "\U0001f3f4", "\U000e007f", "\u20e3"
 _MAX_SKIP = 4  # bound on modifiers/combining marks skipped around a joiner
 
 # Emoji-capable code points outside the big pictographic blocks.
-_EMOJI_EXTRA = frozenset(
-    [0x00A9, 0x00AE, 0x203C, 0x2049, 0x2122, 0x2139, 0x21A9, 0x21AA, 0x24C2,
-     0x25AA, 0x25AB, 0x25B6, 0x25C0, 0x2934, 0x2935, 0x3030, 0x303D, 0x3297,
-     0x3299]
-    + list(range(0x2194, 0x219A)) + list(range(0x25FB, 0x25FF))
-)
+_EMOJI_EXTRA = frozenset([0x00A9, 0x00AE, 0x203C, 0x2049, 0x2122, 0x2139, 0x21A9, 0x21AA,
+                          0x24C2, 0x25AA, 0x25AB, 0x25B6, 0x25C0, 0x2934, 0x2935, 0x3030,
+                          0x303D, 0x3297, 0x3299, *range(0x2194, 0x219A), *range(0x25FB, 0x25FF)])
 _EMOJI_RANGES = ((0x1F000, 0x1FAFF), (0x2600, 0x27BF), (0x2300, 0x23FF),
                  (0x2B00, 0x2BFF))
 # Scripts where ZWJ/ZWNJ are an orthographic necessity (Arabic/Persian, Indic).
@@ -88,10 +87,6 @@ def _is_joiner_letter(ch: str) -> bool:
             and unicodedata.category(ch).startswith("L"))
 
 
-def _is_mark(ch: str) -> bool:
-    return unicodedata.category(ch).startswith("M")
-
-
 def _emoji_join(text: str, i: int) -> bool:
     """ZWJ inside an emoji sequence: emoji [FE0F|skin tone]* ZWJ emoji."""
     j = i - 1
@@ -104,10 +99,10 @@ def _emoji_join(text: str, i: int) -> bool:
 def _script_join(text: str, i: int) -> bool:
     """ZWJ/ZWNJ between two Arabic-family or Indic letters (marks ignored)."""
     j = i - 1
-    while j >= 0 and i - j <= _MAX_SKIP and _is_mark(text[j]):
+    while j >= 0 and i - j <= _MAX_SKIP and unicodedata.category(text[j])[0] == "M":
         j -= 1
     k = i + 1
-    while k < len(text) and k - i <= _MAX_SKIP and _is_mark(text[k]):
+    while k < len(text) and k - i <= _MAX_SKIP and unicodedata.category(text[k])[0] == "M":
         k += 1
     return (j >= 0 and k < len(text)
             and _is_joiner_letter(text[j]) and _is_joiner_letter(text[k]))
@@ -135,21 +130,10 @@ def _flag_end(text: str, i: int) -> int:
 
 
 def _unicode_class(cp: int) -> str:
-    if 0xE0000 <= cp <= 0xE007F:
-        return "tag_character"
-    if 0x202A <= cp <= 0x202E or 0x2066 <= cp <= 0x206F or cp in (0x200E, 0x200F, 0x061C):
-        return "bidi_control"
-    if cp in (0x200B, _ZWNJ, _ZWJ, _BOM, 0x00AD, 0x180E, 0x034F):
-        return "zero_width"
-    if 0x2060 <= cp <= 0x2064:
-        return "invisible_operator"
-    if 0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF:
-        return "variation_selector"
-    if cp in (0x115F, 0x1160, 0x3164, 0xFFA0):
-        return "hangul_filler"
-    if cp <= 0x9F:
-        return "control_character"
-    return "private_use"
+    for name, ranges in _UNICODE_CLASSES:
+        if any(lo <= cp <= hi for lo, hi in ranges):
+            return name
+    raise AssertionError(f"U+{cp:04X} matched _SUSPECT but no class")  # unreachable
 
 
 def _scan_invisible(text: str) -> ThreatHit | None:
@@ -176,9 +160,7 @@ def _scan_invisible(text: str) -> ThreatHit | None:
     return None
 
 
-# --------------------------------------------------------------------------
-# Detector 2: injection patterns
-# --------------------------------------------------------------------------
+# ---- Detector 2: injection patterns -------------------------------------------
 # Rules: every repetition is bounded or is a run of one character class next
 # to a disjoint class, so each start position does bounded work (no nested
 # unbounded quantifiers, no catastrophic backtracking). Chinese phrases are
@@ -292,12 +274,9 @@ _WS_RUN = re.compile(r"\s+")
 _LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
 
 
-def _collapse(m: re.Match[str]) -> str:
-    return "\n" if any(c in _LINE_BREAKS for c in m.group()) else " "
-
-
 def _fold(text: str) -> str:
-    return _WS_RUN.sub(_collapse, unicodedata.normalize("NFKC", text).casefold())
+    return _WS_RUN.sub(lambda m: "\n" if _LINE_BREAKS.intersection(m.group()) else " ",
+                       unicodedata.normalize("NFKC", text).casefold())
 
 
 def _fold_with_map(text: str) -> tuple[str, list[int]]:
@@ -326,32 +305,24 @@ def _fold_with_map(text: str) -> tuple[str, list[int]]:
     return "".join(out), index
 
 
-def _hit(m: re.Match[str], offset: int) -> ThreatHit:
-    return ThreatHit(f"injection.{m.lastgroup}", offset, DETECTOR_INJECTION)
-
-
 def _scan_injection(text: str) -> ThreatHit | None:
     m = _INJECTION.search(text)
     if m:
-        return _hit(m, m.start())
+        return ThreatHit(f"injection.{m.lastgroup}", m.start(), DETECTOR_INJECTION)
     folded = _fold(text)
-    if folded == text:  # nothing new to see
-        return None
-    m = _INJECTION.search(folded)
+    m = _INJECTION.search(folded) if folded != text else None  # same text: nothing new
     if not m:
         return None
+    # Offsets are not exact after NFKC; map cheaply via the character-wise fold.
     mapped, index = _fold_with_map(text)
     m2 = _INJECTION.search(mapped)
-    offset = index[m2.start()] if m2 and m2.start() < len(index) else 0
-    return _hit(m, offset)
+    offset = index[m2.start()] if m2 and m2.lastgroup == m.lastgroup and index else 0
+    return ThreatHit(f"injection.{m.lastgroup}", offset, DETECTOR_INJECTION)
 
 
 RULE_IDS: frozenset[str] = frozenset(
-    [f"unicode.{c}" for c in ("tag_character", "bidi_control", "zero_width",
-                               "invisible_operator", "variation_selector",
-                               "hangul_filler", "control_character", "private_use")]
-    + [f"injection.{name}" for name in _FAMILIES]
-)
+    [f"unicode.{name}" for name, _ in _UNICODE_CLASSES]
+    + [f"injection.{name}" for name in _FAMILIES])
 
 
 def scan(text: str) -> ThreatHit | None:

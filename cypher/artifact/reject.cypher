@@ -1,0 +1,20 @@
+// Reject a pending record: its content and revisions are deleted and it becomes a tombstone (reason
+// 'rejected'); the event keeps the content hash, never the content. Params: $scope_id, $id, $families,
+// $now, $actor, $event_id, $reason
+OPTIONAL MATCH (a:Artifact {id: $id}) WHERE a.scope_id = $scope_id AND a.family IN $families
+WITH a, a.status AS was
+OPTIONAL CALL (a, was) {
+  WITH a WHERE was = 'pending'
+  OPTIONAL MATCH (a)-[:HAS_REVISION]->(r:Revision)
+  WITH a, collect(r) AS revisions
+  FOREACH (r IN revisions | DETACH DELETE r)
+  WITH a, a.family AS family, a.content_hash AS hash
+  REMOVE a:Artifact:Memory:Knowledge:Skill:WorkingState
+  SET a:Tombstone
+  SET a = {id: a.id, scope_id: a.scope_id, family: family, status: 'removed', removed_at: $now,
+           removed_by: $actor, reason: 'rejected'}
+  CREATE (:Event {id: $event_id, op: 'reject', at: $now, actor: $actor, scope_id: a.scope_id, artifact_id: a.id,
+                  family: family, content_sha256: hash, reason: $reason})
+  RETURN true AS rejected
+}
+RETURN a IS NOT NULL AS found, was, coalesce(rejected, false) AS rejected
