@@ -22,6 +22,25 @@ def load(name: str) -> str:
     return (ROOT / f"{name}.cypher").read_text(encoding="utf-8")
 
 
+_FRAGMENT = re.compile(r"\{\{([A-Z_]+)\}\}")
+
+
+@cache
+def compose(name: str) -> str:
+    """A named query with every `{{FRAGMENT}}` replaced by `cypher/fragments/<fragment>.cypher` (an expression,
+    parenthesised). Cypher in Community has no user-defined functions, so a shared predicate or score lives
+    in one file and is substituted, once, at load time. Fragment names are checked by the regex above."""
+
+    def one(m: re.Match[str]) -> str:
+        body = "\n".join(ln for ln in load(f"fragments/{m.group(1).lower()}").splitlines()
+                         if not ln.lstrip().startswith("//"))
+        return f"({body.strip()})"
+
+    # Comment lines are left alone: a fragment spans lines and would escape its `//`.
+    return "\n".join(line if line.lstrip().startswith("//") else _FRAGMENT.sub(one, line)
+                     for line in load(name).splitlines())
+
+
 def statements(text: str) -> list[str]:
     """Split a schema file into statements on `;` at line ends, dropping `//` comment lines."""
     body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))

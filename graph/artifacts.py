@@ -131,3 +131,11 @@ async def decide_pending(tx: AsyncManagedTransaction, decision: str, **params: A
     if rec.get("approved") is not None:
         rec["approved"] = native_props(rec["approved"])
     return rec
+
+
+async def restore(tx: AsyncManagedTransaction, **params: Any) -> Row:
+    rec = await _one(tx, "artifact/restore", **params)
+    assert rec is not None
+    if rec.get("restored") is not None:
+        rec["restored"] = native_props(rec["restored"])
+    return rec

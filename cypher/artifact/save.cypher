@@ -19,6 +19,17 @@ OPTIONAL CALL (rows, denied) {
   CREATE (:Event {id: row.event_id, op: 'save', at: $now, actor: $actor, scope_id: a.scope_id,
                   artifact_id: a.id, family: a.family, revision: 1, status: a.status})
   WITH a, row
+  // Supersession at save time (INV-MEM-30): a new active memory that negates an older, non-negating
+  // active memory with the same subject, in the same scope, marks it conflicted and supersedes it.
+  CALL (a) {
+    WITH a WHERE a.family = 'memory' AND a.negating = true AND a.subject IS NOT NULL AND a.status = 'active'
+    MATCH (o:Artifact {scope_id: a.scope_id, subject: a.subject})
+    WHERE o.family = 'memory' AND o.status = 'active' AND coalesce(o.negating, false) = false AND o.id <> a.id
+      AND NOT coalesce(o.conflicted, false)
+    MERGE (a)-[:SUPERSEDES]->(o)
+    SET o.conflicted = true
+    RETURN count(o) AS superseded
+  }
   CALL (a, row) {
     UNWIND row.relations AS rel
     MATCH (b:Artifact {id: rel.to_id}) WHERE b.scope_id = a.scope_id AND b.family = a.family

@@ -226,8 +226,10 @@ _FAMILIES: dict[str, list[str]] = {
         r"\brepeat\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?(?:words|text|everything)\s+above\b",
         r"\b(?:send|reveal|print|leak|output|dump|expose|exfiltrate)\s+(?:me\s+)?"
         r"(?:your|the|all)\s+(?:(?:stored|saved|admin|secret|user)\s+)?(?:api[\s_-]?keys?|"
-        r"passwords?|secrets?|access\s+tokens?|credentials|private\s+keys?|"
-        r"tokens?(?!\s+(?:counts?|usage|limits?|length|budget|ids?|types?|stream)\b))\b",
+        r"passwords?|secrets?|access\s+tokens?|credentials|private\s+keys?|tokens?)\b"
+        # ...but not talk *about* them ("print the token count", "password policy").
+        r"(?!\s+(?:counts?|usage|limits?|length|budget|ids?|types?|stream|polic(?:y|ies)|"
+        r"requirements?|rules|reset|rotation|field|strength|manager|hash(?:es|ing)?)\b)",
         # Bare 系统提示 means "system notification"; require 你/你的 or 提示词.
         r"(?:输出|輸出|显示|顯示|泄露|泄漏|洩露|告诉我|告訴我|打印|重复|重複|透露)(?:一下)?"
         r"(?:你的?(?:完整的?|原始的?)?系[统統]提示|(?:你的?)?(?:完整的?|原始的?)?"

@@ -51,6 +51,8 @@ BENIGN = [
     "assistant: you should restart the server\nuser: thanks, that worked",
     "We should ignore previous commits when bisecting.",
     "Print the token count after each request.",
+    "Print the password policy for new hires.",
+    "我们的系统提示用户重新登录。",
     "Dan's team said you are now Dan's backup on call.",
     # Python code
     'def load(path: str) -> dict[str, object]:\n'
@@ -269,16 +271,21 @@ def _best_time(fn: Callable[[], object], repeat: int = 3) -> float:
     return best
 
 
-@pytest.mark.parametrize(
-    "unit",
-    ["ignore ", "忽略", "a\u200d", "![x](http://a?", "👨\u200d👩", "क्\u200dष", "<!--", "[",
-     " \n", "system: ", "Ignore Ｐrevious "],
-)
-def test_scan_time_is_linear(unit: str) -> None:
-    small = unit * (50_000 // len(unit.encode()))
-    large = small * 10
-    t_small = _best_time(lambda: scan(small))
+LINEAR_CASES = [
+    # (head, unit): text = head + unit * N; none of these produce an early hit
+    # except "a\u200d", which checks the early-exit path stays cheap.
+    ("", "ignore "), ("", "忽略"), ("", "a\u200d"), ("", "![x](http://a?"), ("", "👨\u200d👩"),
+    ("", "क्\u200dष"), ("", "<!--"), ("", "system: "), ("", "Ignore Ｐrevious "),
+    ("<", " "), ("system", " "), ("disregard ", "x"),
+]
+
+
+@pytest.mark.parametrize(("head", "unit"), LINEAR_CASES)
+def test_scan_time_is_linear(head: str, unit: str) -> None:
+    n = 50_000 // len(unit.encode())
+    small, large = head + unit * n, head + unit * (10 * n)
+    t_small = _best_time(lambda: scan(small), repeat=5)
     t_large = _best_time(lambda: scan(large), repeat=2)
-    # Generous ratio (10x input may take < 30x time); 1 ms floor absorbs timer noise
-    # when both inputs return immediately.
-    assert t_large < 30 * max(t_small, 1e-3)
+    # Generous ratio (10x input may take < 30x time); the 2 ms floor absorbs timer
+    # noise when both inputs return immediately. Best-of-N damps machine load.
+    assert t_large < 30 * max(t_small, 2e-3)

@@ -1,0 +1,13 @@
+// Restore an archived artifact to active (reversible archive). An event.
+// Params: $scope_id, $id, $families, $now, $actor, $event_id, $reason
+OPTIONAL MATCH (a:Artifact {id: $id}) WHERE a.scope_id = $scope_id AND a.family IN $families
+WITH a, a.status AS was
+OPTIONAL CALL (a, was) {
+  WITH a WHERE was = 'archived'
+  SET a.status = 'active', a.restored_at = $now, a.updated_at = $now
+  REMOVE a.archived_at, a.archived_by
+  CREATE (:Event {id: $event_id, op: 'restore', at: $now, actor: $actor, scope_id: a.scope_id, artifact_id: a.id,
+                  family: a.family, reason: $reason})
+  RETURN a {.*, relations: [(a)-[r:RELATES_TO]->(b) | {type: r.type, to_id: b.id}]} AS restored
+}
+RETURN a IS NOT NULL AS found, was, restored

@@ -1,0 +1,11 @@
+// Staleness (INV-MEM-29) over one partition: role-tier memories with zero recalls whose last access is
+// before $stale_before are flagged stale; a flag whose condition no longer holds is cleared.
+// Set-based; returns how many flags changed. Params: $namespace, $owner, $stale_before
+MATCH (s:Scope {namespace: $namespace, cognitive_owner: $owner})
+MATCH (a:Artifact {scope_id: s.id})
+WHERE a.family = 'memory' AND a.status = 'active'
+WITH a, a.tier = 'role' AND coalesce(a.recall_count, 0) = 0
+        AND coalesce(a.accessed_at, a.created_at) <= $stale_before AS stale
+WHERE coalesce(a.stale, false) <> stale
+SET a.stale = stale
+RETURN count(a) AS changed

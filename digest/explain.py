@@ -1,0 +1,71 @@
+"""Typed answers to "why was this archived / removed / kept?", read from the decision facts in the graph."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel
+
+import cypher
+from graph.driver import Graph
+from graph.errors import NotFound
+from graph.model import native_props
+
+
+class Evidence(BaseModel):
+    id: str
+    family: str | None = None
+    status: str
+    tombstone: bool
+
+
+class BrokenReference(BaseModel):
+    path: list[str]  # artifact ids along DEPENDS_ON, from the artifact to the broken node
+    broken_id: str
+
+
+class DecisionExplained(BaseModel):
+    pass_id: str
+    pass_kind: str | None = None
+    phase: str | None = None
+    pass_state: str | None = None
+    action: str  # archive | remove | keep
+    rule: str
+    rules: list[str] = []
+    at: datetime
+    cites: list[Evidence] = []
+    broken_reference: BrokenReference | None = None
+    superseded_by: list[str] = []
+    supported_by: list[str] = []
+
+
+class Explanation(BaseModel):
+    id: str
+    scope_id: str
+    family: str
+    status: str
+    decisions: list[DecisionExplained]
+
+
+def _typed(d: dict[str, Any]) -> DecisionExplained:
+    d = native_props(d)
+    cites = [Evidence.model_validate(c) for c in d.get("cites") or []]
+    path = list(d.get("path") or [])
+    rules = list(d.get("rules") or [])
+    return DecisionExplained(
+        **{k: d.get(k) for k in ("pass_id", "pass_kind", "phase", "pass_state", "action", "rule", "at")},
+        rules=rules, cites=cites,
+        broken_reference=BrokenReference(path=path, broken_id=path[-1]) if len(path) > 1 else None,
+        superseded_by=[c.id for c in cites] if d.get("rule") == "conflicted" else [],
+        supported_by=[c.id for c in cites] if d.get("rule") == "healthy_inbound_support" else [],
+    )
+
+
+async def explain(graph: Graph, artifact_id: str) -> Explanation:
+    rows = await graph.query(cypher.load("digest/explain"), write=False, id=artifact_id)
+    if not rows:
+        raise NotFound(f"no artifact {artifact_id}", code="not_found")
+    r = rows[0]
+    return Explanation(id=r["id"], scope_id=r["scope_id"], family=r["family"], status=r["status"],
+                       decisions=[_typed(d) for d in r["decisions"]])

@@ -1,0 +1,143 @@
+"""Digest (and GC) passes over one partition `(namespace, cognitive_owner)`.
+
+A pass is an admitted routine with a lease: one pass per partition at a time. Its work is set-based Cypher:
+one query proposes every decision of the phase (`cypher/digest/candidates.cypher`, or a GC rule query),
+then the decisions are written in batches, each batch one transaction that records the decisions as graph
+facts *and* applies them, so a pass killed midway leaves every artifact either untouched or archived/removed
+together with the decision that explains it. Re-running after the lease expires resumes the interrupted pass
+(same id): applied decisions are skipped (their artifacts moved on), the rest are written, the pass finishes.
+
+Archive and remove are separate passes: a request for both is refused, which is what keeps archive reversible.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from digest.negation import derive_subject, is_negating
+from graph import passes as repo
+from graph.driver import Graph
+from graph.errors import Conflict, Invalid, NotFound
+
+PHASES = ("archive", "remove")
+STALE_AFTER = timedelta(days=30)  # INV-MEM-29: role-tier memories with zero recall for 30+ days
+BATCH = 2000
+LEASE = timedelta(seconds=60)
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class PassRequest:
+    namespace: str
+    cognitive_owner: str
+    phases: Sequence[str]
+    actor: str
+    dry_run: bool = False
+    as_of: datetime | None = None
+    kind: str = "digest"  # or "gc"
+    rules_query: str = "digest/candidates"
+    params: dict[str, Any] = field(default_factory=dict)  # extra parameters of the rules query
+
+
+def validate(req: PassRequest) -> str:
+    """The one phase of the request; refuses archive + remove together."""
+    phases = list(dict.fromkeys(req.phases))
+    if set(phases) >= {"archive", "remove"}:
+        raise Invalid("archiving and removing in one pass is forbidden: archive, then remove in a later pass",
+                      code="archive_and_remove_in_one_pass", details={"field": "phases"})
+    if len(phases) != 1 or phases[0] not in PHASES:
+        raise Invalid("phases must be [\"archive\"] or [\"remove\"]", code="invalid_phases",
+                      details={"field": "phases"})
+    if req.as_of is not None and not req.dry_run:
+        raise Invalid("as_of is for dry runs only", code="as_of_requires_dry_run", details={"field": "as_of"})
+    return phases[0]
+
+
+def _decision(pass_id: str, row: dict[str, Any]) -> dict[str, Any]:
+    # Deterministic ids: a resumed pass MERGEs the decisions it already wrote instead of duplicating them.
+    return {**row, "id": f"{pass_id}:{row['artifact_id']}:{row['action']}", "event_id": uuid.uuid4().hex,
+            "expect": row["status"], "detail": row.get("detail")}
+
+
+def _public(d: dict[str, Any]) -> dict[str, Any]:
+    keys = ("id", "action", "rule", "rules", "artifact_id", "scope_id", "family", "cites", "path", "detail")
+    return {k: d.get(k) for k in keys}
+
+
+async def run_pass(graph: Graph, req: PassRequest, *, now: datetime | None = None, batch: int = BATCH,
+                   lease: timedelta = LEASE, progress: Progress | None = None) -> dict[str, Any]:
+    phase = validate(req)
+    now = req.as_of or now or datetime.now(UTC)
+    params = {"namespace": req.namespace, "owner": req.cognitive_owner, "stale_before": now - STALE_AFTER,
+              "now": now, **req.params}
+    if req.dry_run:
+        rows = await graph.read(repo.candidates, name=req.rules_query, phase=phase, pass_id="", **params)
+        decisions = [_decision("dry-run", r) for r in rows]
+        return {"pass": {"id": None, "kind": req.kind, "phase": phase, "namespace": req.namespace,
+                         "cognitive_owner": req.cognitive_owner, "dry_run": True, "as_of": now, "state": "dry_run"},
+                "decisions": [_public(d) for d in decisions]}
+
+    lid = repo.lease_id(req.namespace, req.cognitive_owner)
+    new_pass = {"id": uuid.uuid4().hex, "kind": req.kind, "phase": phase, "namespace": req.namespace,
+                "cognitive_owner": req.cognitive_owner, "state": "running", "started_at": now, "actor": req.actor,
+                "dry_run": False}
+
+    async def acquire(tx: Any) -> dict[str, Any]:
+        held = await repo.claim_lease(tx, lease=lid)
+        running = held["pass"] if held["pass"] and held["pass"].get("state") == "running" else None
+        if running is not None:
+            if held["lease_until"] is not None and held["lease_until"] > now:
+                raise Conflict(f"pass {running['id']} is running on this partition", code="digest_in_progress",
+                               details={"pass_id": running["id"]})
+            # Its worker died: resume that pass (same id, same phase and rules) and finish it.
+            return await repo.take_lease(tx, lease=lid, pass_props=running, lease_until=now + lease, resume=True)
+        return await repo.take_lease(tx, lease=lid, pass_props=new_pass, lease_until=now + lease, resume=False)
+
+    p = await graph.write(acquire)
+    if p["id"] != new_pass["id"]:
+        phase, req_kind = p["phase"], p.get("kind", req.kind)
+        if req_kind != req.kind:  # a resumed pass keeps its own rules
+            raise Conflict(f"an interrupted {req_kind} pass {p['id']} holds this partition; re-run {req_kind}",
+                           code="digest_in_progress", details={"pass_id": p["id"]})
+    if req.kind == "digest":
+        await prepare(graph, req.namespace, req.cognitive_owner, params["stale_before"])
+    rows = await graph.read(repo.candidates, name=req.rules_query, phase=phase, pass_id=p["id"], **params)
+    decisions = [_decision(p["id"], r) for r in rows]
+    applied = 0
+    for start in range(0, len(decisions), batch):
+        chunk = decisions[start:start + batch]
+        applied += await graph.write(repo.apply_decisions, pass_id=p["id"], now=datetime.now(UTC),
+                                     actor=f"{req.kind}:{p['id']}", decisions=chunk)
+        await graph.write(repo.renew_lease, lease=lid, pass_id=p["id"], lease_until=datetime.now(UTC) + lease)
+        if progress:
+            progress(min(start + batch, len(decisions)), len(decisions))
+    counts = {f"n_{a}": sum(1 for d in decisions if d["action"] == a) for a in ("archive", "remove", "keep")}
+    finished = await graph.write(repo.finish, lease=lid, pass_id=p["id"], now=datetime.now(UTC),
+                                 counts={**counts, "n_applied": applied})
+    if progress and not decisions:
+        progress(0, 0)
+    return {"pass": finished, "decisions": [_public(d) for d in decisions]}
+
+
+async def prepare(graph: Graph, namespace: str, owner: str, stale_before: datetime) -> None:
+    """The digest's judgement before its rules: classify memories never classified (raw writes), detect
+    supersession, refresh staleness flags. Each step set-based, all confined to the partition."""
+    rows = await graph.read(repo.unclassified, namespace=namespace, owner=owner)
+    for start in range(0, len(rows), BATCH):
+        chunk = [{"id": r["id"], "negating": is_negating(r["content"] or ""),
+                  "subject": r["subject"] or derive_subject(r["content"] or "")} for r in rows[start:start + BATCH]]
+        await graph.write(repo.classify, rows=chunk)
+    await graph.write(repo.supersede, namespace=namespace, owner=owner)
+    await graph.write(repo.mark_stale, namespace=namespace, owner=owner, stale_before=stale_before)
+
+
+async def get_pass(graph: Graph, pass_id: str) -> dict[str, Any]:
+    out = await graph.read(repo.get_pass, pass_id=pass_id)
+    if out is None:
+        raise NotFound(f"no pass {pass_id}", code="pass_not_found")
+    return out

@@ -1,0 +1,91 @@
+"""Digest and GC passes: the partition lease, the pass node, set-based rule queries and batched decision
+writes. Every function takes the transaction it runs in."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from neo4j import AsyncManagedTransaction
+
+import cypher
+from graph.model import native_props
+
+Row = dict[str, Any]
+
+
+def lease_id(namespace: str, owner: str) -> str:
+    return f"{namespace}|{owner}"
+
+
+async def _all(tx: AsyncManagedTransaction, name: str, **params: Any) -> list[Row]:
+    result = await tx.run(cypher.load(name), params)
+    return [r.data() async for r in result]
+
+
+async def claim_lease(tx: AsyncManagedTransaction, *, lease: str) -> Row:
+    """Lock the partition's lease and say who holds it (the lock lasts until this transaction ends)."""
+    rows = await _all(tx, "digest/lease_claim", lease_id=lease)
+    row = rows[0]
+    return {"holder": row["holder"], "lease_until": _native(row["lease_until"]),
+            "pass": native_props(row["pass"]) if row["pass"] else None}
+
+
+async def take_lease(tx: AsyncManagedTransaction, *, lease: str, pass_props: Row, lease_until: datetime,
+                     resume: bool) -> Row:
+    rows = await _all(tx, "digest/lease_take", lease_id=lease, lease_until=lease_until, resume=resume,
+                      **{"pass": pass_props})
+    return native_props(rows[0]["pass"])
+
+
+async def renew_lease(tx: AsyncManagedTransaction, *, lease: str, pass_id: str, lease_until: datetime) -> bool:
+    rows = await _all(tx, "digest/lease_renew", lease_id=lease, pass_id=pass_id, lease_until=lease_until)
+    return bool(rows and rows[0]["renewed"])
+
+
+async def finish(tx: AsyncManagedTransaction, *, lease: str, pass_id: str, now: datetime, counts: Row) -> Row:
+    rows = await _all(tx, "digest/pass_finish", lease_id=lease, pass_id=pass_id, now=now, counts=counts)
+    return native_props(rows[0]["pass"])
+
+
+async def get_pass(tx: AsyncManagedTransaction, *, pass_id: str) -> Row | None:
+    rows = await _all(tx, "digest/pass_get", pass_id=pass_id)
+    if not rows:
+        return None
+    return {"pass": native_props(rows[0]["pass"]), "decisions": [native_props(d) for d in rows[0]["decisions"]]}
+
+
+async def unclassified(tx: AsyncManagedTransaction, *, namespace: str, owner: str) -> list[Row]:
+    return await _all(tx, "digest/unclassified", namespace=namespace, owner=owner)
+
+
+async def classify(tx: AsyncManagedTransaction, *, rows: list[Row]) -> int:
+    out = await _all(tx, "digest/classify", rows=rows)
+    return int(out[0]["classified"]) if out else 0
+
+
+async def supersede(tx: AsyncManagedTransaction, *, namespace: str, owner: str) -> int:
+    out = await _all(tx, "digest/supersede", namespace=namespace, owner=owner)
+    return int(out[0]["superseded"]) if out else 0
+
+
+async def mark_stale(tx: AsyncManagedTransaction, *, namespace: str, owner: str, stale_before: datetime) -> int:
+    out = await _all(tx, "digest/mark_stale", namespace=namespace, owner=owner, stale_before=stale_before)
+    return int(out[0]["changed"]) if out else 0
+
+
+async def candidates(tx: AsyncManagedTransaction, *, name: str, **params: Any) -> list[Row]:
+    """The decisions a rule query proposes (digest/candidates, gc/candidates): one set-based query."""
+    result = await tx.run(cypher.compose(name), params)
+    return [r.data() async for r in result]
+
+
+async def apply_decisions(tx: AsyncManagedTransaction, *, pass_id: str, now: datetime, actor: str,
+                          decisions: list[Row]) -> int:
+    out = await _all(tx, "digest/apply_decisions", pass_id=pass_id, now=now, actor=actor, decisions=decisions)
+    return int(out[0]["applied"]) if out else 0
+
+
+def _native(value: Any) -> Any:
+    to_native = getattr(value, "to_native", None)
+    return to_native() if callable(to_native) else value

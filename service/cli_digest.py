@@ -1,0 +1,81 @@
+"""`cognition digest run` (with a progress bar) and `cognition explain ID`."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from typing import Any, TypeVar
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.table import Table
+
+from digest.explain import explain
+from digest.passes import PassRequest, run_pass
+from graph.driver import Graph
+from service.settings import Settings
+
+T = TypeVar("T")
+console = Console()
+
+
+def _with_graph(args: argparse.Namespace, fn: Callable[[Graph], Awaitable[T]]) -> T:
+    from service.app import neo4j_config
+    from service.cli import _ensure_neo4j
+
+    settings = Settings()
+    _ensure_neo4j(settings, args.instance)
+
+    async def main() -> T:
+        graph = Graph.connect(neo4j_config(settings))
+        try:
+            return await fn(graph)
+        finally:
+            await graph.close()
+
+    return asyncio.run(main())
+
+
+def cmd_digest(args: argparse.Namespace) -> int:
+    req = PassRequest(namespace=args.namespace, cognitive_owner=args.owner, phases=[args.phase],
+                      actor=f"cli:{args.actor}", dry_run=args.dry_run,
+                      as_of=datetime.fromisoformat(args.as_of) if args.as_of else None)
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), console=console) as bar:
+        task = bar.add_task(f"{args.phase} pass on {args.namespace}/{args.owner}", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=max(total, 1))
+
+        out: dict[str, Any] = _with_graph(args, lambda g: run_pass(g, req, progress=progress))
+    p = out["pass"]
+    table = Table(title=f"pass {p['id'] or '(dry run)'} — {p['phase']} — {p['state']}")
+    for col in ("action", "rule", "artifact", "cites"):
+        table.add_column(col)
+    for d in out["decisions"][: args.show]:
+        table.add_row(d["action"], d["rule"], d["artifact_id"], ", ".join(d["cites"] or []))
+    console.print(table)
+    console.print(f"{len(out['decisions'])} decision(s)")
+    return 0
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    why = _with_graph(args, lambda g: explain(g, args.id))
+    print(json.dumps(why.model_dump(mode="json"), indent=2, ensure_ascii=False))
+    return 0
+
+
+def register(add: Callable[..., argparse.ArgumentParser]) -> None:
+    d = add("digest", cmd_digest, "run a digest pass over one partition")
+    d.add_argument("action", choices=["run"])
+    d.add_argument("--namespace", required=True)
+    d.add_argument("--owner", required=True, help="the cognitive owner")
+    d.add_argument("--phase", choices=["archive", "remove"], default="archive")
+    d.add_argument("--dry-run", action="store_true")
+    d.add_argument("--as-of", help="dry runs: evaluate time-based rules at this ISO instant")
+    d.add_argument("--actor", default="operator")
+    d.add_argument("--show", type=int, default=50, help="decisions to print")
+    e = add("explain", cmd_explain, "why was an artifact archived, removed or kept (typed answer)")
+    e.add_argument("id")
