@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from digest.passes import Progress, PassRequest, run_pass
+from digest.passes import PassRequest, Progress, run_pass
 from digest.retention import RetentionWeights, weights_param
 from graph.driver import Graph
 from graph.model import GC_EXEMPT_KINDS

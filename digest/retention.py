@@ -48,6 +48,8 @@ import math
 from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
 
+import cypher
+
 __all__ = [
     "RECALL_SATURATION",
     "RETENTION_SCORE_CYPHER",
@@ -128,37 +130,9 @@ def retention_score(
     return _clamp01(score)
 
 
-# Same steps, same order as retention_score. Scalar max/min are CASE
-# expressions (max()/min() are aggregations in Cypher). `t <> t` is the NaN
-# test (NaN is unequal to itself).
-RETENTION_SCORE_CYPHER: str = f"""
-[r IN [{{
-    age_s: duration.inSeconds(coalesce(m.created_at, m.accessed_at, $now), $now).seconds,
-    acc_s: duration.inSeconds(coalesce(m.accessed_at, m.created_at, $now), $now).seconds,
-    rc: coalesce(m.recall_count, 0),
-    t: coalesce(m.trust, {_UNKNOWN_TRUST})
-  }}] |
-  [v IN [{{
-      recent_d: (CASE
-                   WHEN r.acc_s < r.age_s THEN (CASE WHEN r.acc_s > 0 THEN r.acc_s ELSE 0 END)
-                   ELSE (CASE WHEN r.age_s > 0 THEN r.age_s ELSE 0 END)
-                 END) / {_SECONDS_PER_DAY},
-      age_d: (CASE WHEN r.age_s > 0 THEN r.age_s ELSE 0 END) / {_SECONDS_PER_DAY},
-      rc: CASE WHEN r.rc > 0 THEN r.rc ELSE 0 END,
-      t: CASE
-           WHEN r.t <> r.t THEN {_UNKNOWN_TRUST}
-           WHEN r.t < 0.0 THEN 0.0
-           WHEN r.t > 1.0 THEN 1.0
-           ELSE toFloat(r.t)
-         END
-    }}] |
-    [s IN [
-      ($w.recall * (1.0 - exp(-toFloat(v.rc) / {RECALL_SATURATION}))
-       + $w.recency * exp(-{_LN2} * v.recent_d / $w.recency_half_life_days)
-       + $w.age * exp(-{_LN2} * v.age_d / $w.age_half_life_days)
-       + $w.trust * v.t)
-      / ($w.recall + $w.recency + $w.age + $w.trust)
-    ] | CASE WHEN s < 0.0 THEN 0.0 WHEN s > 1.0 THEN 1.0 ELSE s END][0]
-  ][0]
-][0]
-""".strip()
+# The Cypher form lives in cypher/fragments/retention_score.cypher (queries name it as {{RETENTION_SCORE}},
+# cypher.compose). Same steps, same order as retention_score; the constants above are written out there as the
+# same literals. Scalar max/min are CASE expressions (max()/min() aggregate in Cypher); `t <> t` is the NaN test.
+RETENTION_SCORE_CYPHER: str = "\n".join(
+    line for line in cypher.load("fragments/retention_score").splitlines() if not line.lstrip().startswith("//")
+).strip()

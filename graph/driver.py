@@ -7,15 +7,14 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any, TypeVar
 
-from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, RoutingControl
+from neo4j import AsyncDriver, AsyncGraphDatabase, RoutingControl
 
 from graph.errors import translate
 
 T = TypeVar("T")
-P = ParamSpec("P")
-TxFn = Callable[Concatenate[AsyncManagedTransaction, P], Awaitable[T]]
+TxFn = Callable[..., Awaitable[T]]  # called as fn(tx, *args, **kwargs) inside a managed transaction
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,14 +50,14 @@ class Graph:
     async def close(self) -> None:
         await self.driver.close()
 
-    async def write(self, fn: TxFn[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    async def write(self, fn: TxFn[T], *args: Any, **kwargs: Any) -> T:
         try:
             async with self.driver.session(database=self.database) as session:
                 return await session.execute_write(fn, *args, **kwargs)
         except Exception as exc:  # translate once, here
             raise translate(exc) from exc
 
-    async def read(self, fn: TxFn[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    async def read(self, fn: TxFn[T], *args: Any, **kwargs: Any) -> T:
         try:
             async with self.driver.session(database=self.database, default_access_mode="READ") as session:
                 return await session.execute_read(fn, *args, **kwargs)
@@ -80,7 +79,7 @@ class Graph:
         """An auto-commit query: needed by schema commands and `CALL { … } IN TRANSACTIONS`. Not retried."""
         try:
             async with self.driver.session(database=database or self.database) as session:
-                result = await session.run(cypher, params)  # type: ignore[arg-type]
+                result = await session.run(cypher, params)
                 return [r.data() async for r in result]
         except Exception as exc:
             raise translate(exc) from exc

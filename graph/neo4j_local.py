@@ -255,7 +255,8 @@ def start(inst: LocalInstance, *, fresh: bool = False, timeout: float = 180.0) -
         _say(f"starting Neo4j {NEO4J_VERSION} ({inst.name}) on {inst.uri}, http://127.0.0.1:{inst.http_port}")
         proc = _launcher(inst, "Neo4jCommand", "start")
         if proc.returncode != 0 and status(inst) is None:
-            raise LocalNeo4jError(f"Neo4j did not start:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}\n{_log_tail(inst)}")
+            raise LocalNeo4jError(
+                f"Neo4j did not start:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}\n{_log_tail(inst)}")
     try:
         wait_for_bolt(inst.uri, ("neo4j", password), timeout=timeout)
     except (ServiceUnavailable, OSError) as exc:

@@ -54,7 +54,8 @@ async def apply_schema(graph: Graph, *, rerun: bool = False) -> SchemaReport:
             continue
         for stmt in m.statements:
             await graph.autocommit(stmt)
-        await graph.query(cypher.load("admin/record_migration"), v=m.version, name=m.name, sum=m.checksum, now=datetime.now(UTC))
+        await graph.query(cypher.load("admin/record_migration"), v=m.version, name=m.name, sum=m.checksum,
+                          now=datetime.now(UTC))
         report.applied.append(m.version)
     await graph.autocommit(cypher.load("admin/await_indexes"))
     report.version = max((m.version for m in migrations()), default=0)

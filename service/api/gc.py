@@ -36,7 +36,8 @@ async def create_run(body: GCRunCreate, graph: GraphDep, actor: ActorDep, respon
     """One GC pass over one partition: `["archive"]` (default: TTL batch + capacity eviction) or `["remove"]`
     (what earlier finished GC passes archived). Exempt kinds are never evicted."""
     out = await run_gc(graph, namespace=body.namespace, cognitive_owner=body.cognitive_owner, actor=actor,
-                       config=_config(request.app.state.settings), phases=body.phases, dry_run=body.dry_run, as_of=body.as_of,
+                       config=_config(request.app.state.settings), phases=body.phases, dry_run=body.dry_run,
+                       as_of=body.as_of,
                        max_entries=body.max_entries)
     if body.dry_run:
         response.status_code = 200

@@ -238,7 +238,8 @@ def test_kernels_and_working_state_survive_every_pass(client: TestClient, scope:
     client.delete(f"{base(scope)}/memories/{gone}", params={"detach": "true"})
     for phase in ("archive", "remove", "archive"):
         out = run(client, scope, phase)
-        assert {d["artifact_id"] for d in out["decisions"]} & {scope["agent_kernel_id"], scope["world_kernel_id"], ws} == set()
+        untouchable = {scope["agent_kernel_id"], scope["world_kernel_id"], ws}
+        assert {d["artifact_id"] for d in out["decisions"]} & untouchable == set()
     n = raw.execute_query("MATCH (a:Artifact) WHERE a.id IN $ids AND a.status = 'active' RETURN count(a)",
                           ids=[scope["agent_kernel_id"], scope["world_kernel_id"], ws]).records[0][0]
     assert n == 3

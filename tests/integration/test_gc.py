@@ -32,7 +32,8 @@ def gc(client: TestClient, scope: dict[str, Any], **extra: Any) -> dict[str, Any
 
 def test_capacity_eviction_takes_lowest_retention_and_never_exempt_kinds(client: TestClient, scope: dict[str, Any],
                                                                           raw: Driver) -> None:
-    exempt = [mem(client, scope, f"rule {k}", kind=k, tier="role") for k in ("constraint", "instruction", "environment")]
+    exempt = [mem(client, scope, f"rule {k}", kind=k, tier="role")
+              for k in ("constraint", "instruction", "environment")]
     weak = [mem(client, scope, f"weak {i}") for i in range(3)]
     strong = [mem(client, scope, f"strong {i}") for i in range(3)]
     # exempt rows hold the lowest scores of all: never recalled, untrusted, untouched for a year

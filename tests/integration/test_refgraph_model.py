@@ -31,7 +31,8 @@ def _load(raw: Driver, scope_id: str, states: list[str], edges: list[tuple[int, 
     nodes = [{"id": ids[i], "state": s} for i, s in enumerate(states)]
     raw.execute_query(
         "UNWIND $nodes AS n "
-        "CALL (n) { WITH n WHERE n.state = 'tombstone' CREATE (:Tombstone {id: n.id, scope_id: $s, family: 'memory'}) } "
+        "CALL (n) { WITH n WHERE n.state = 'tombstone' "
+        "  CREATE (:Tombstone {id: n.id, scope_id: $s, family: 'memory'}) } "
         "CALL (n) { WITH n WHERE n.state <> 'tombstone' "
         "  CREATE (:Artifact:Memory {id: n.id, scope_id: $s, family: 'memory', "
         "          status: CASE n.state WHEN 'archived' THEN 'archived' ELSE 'active' END, "

@@ -1,0 +1,11 @@
+// Explicit search, hybrid-ranked (search/hybrid_rank.cypher: full-text + vector similarity when an embedder is
+// configured, fused by reciprocal rank, boosted by retention). Deliberately NOT behind RecallQualityOK: stale
+// and conflicted rows are returned with their flags (DESIGN.md §6). Pending rows and working state never (the
+// caller's $statuses and $families never name them). Each hit counts as a recall when $recall.
+// Params: those of search/hybrid_rank.cypher, plus $limit, $recall
+{{HYBRID_RANK}}
+WITH a, ft_rank, vec_rank, retention, score ORDER BY score DESC, a.id LIMIT $limit
+FOREACH (_ IN CASE WHEN $recall THEN [1] ELSE [] END |
+  SET a.recall_count = coalesce(a.recall_count, 0) + 1, a.accessed_at = $now)
+RETURN a {.*, embedding: null, relations: [(a)-[r:RELATES_TO]->(b) | {type: r.type, to_id: b.id}]} AS artifact,
+       score, ft_rank, vec_rank, retention
