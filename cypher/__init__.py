@@ -26,19 +26,30 @@ _FRAGMENT = re.compile(r"\{\{([A-Z_]+)\}\}")
 
 
 @cache
-def compose(name: str) -> str:
-    """A named query with every `{{FRAGMENT}}` replaced by `cypher/fragments/<fragment>.cypher` (an expression,
-    parenthesised). Cypher in Community has no user-defined functions, so a shared predicate or score lives
-    in one file and is substituted, once, at load time. Fragment names are checked by the regex above."""
+def fragment(name: str) -> str:
+    """`cypher/fragments/<name>.cypher` without its comments. An expression fragment (the default) comes back
+    parenthesised so it composes inside AND / OR / arithmetic; one whose header says `// kind: clauses` comes
+    back as it is. Fragments may use other fragments."""
+    if not (ROOT / "fragments" / f"{name.lower()}.cypher").exists():
+        raise ValueError(f"unknown Cypher fragment {{{{{name}}}}}")
+    text = load(f"fragments/{name.lower()}")
+    body = _substitute("\n".join(ln for ln in text.splitlines() if not ln.lstrip().startswith("//")).strip())
+    return body if "// kind: clauses" in text else f"({body})"
 
-    def one(m: re.Match[str]) -> str:
-        body = "\n".join(ln for ln in load(f"fragments/{m.group(1).lower()}").splitlines()
-                         if not ln.lstrip().startswith("//"))
-        return f"({body.strip()})"
 
+def _substitute(text: str) -> str:
     # Comment lines are left alone: a fragment spans lines and would escape its `//`.
-    return "\n".join(line if line.lstrip().startswith("//") else _FRAGMENT.sub(one, line)
-                     for line in load(name).splitlines())
+    return "\n".join(line if line.lstrip().startswith("//") else _FRAGMENT.sub(lambda m: fragment(m.group(1)), line)
+                     for line in text.splitlines())
+
+
+@cache
+def compose(name: str) -> str:
+    """A named query with every `{{FRAGMENT}}` replaced by `cypher/fragments/<fragment>.cypher`, once, at load
+    time. Cypher in Community has no user-defined functions, so a shared predicate, score or ranking lives in
+    one file and is substituted where queries name it (kept visible to the planner, unlike APOC custom
+    functions). Names are checked by the regex above and must name an existing fragment file."""
+    return _substitute(load(name))
 
 
 def statements(text: str) -> list[str]:

@@ -63,10 +63,6 @@ async def list_page(tx: AsyncManagedTransaction, **params: Any) -> list[Row]:
     return [native_props(r["artifact"]) for r in await _all(tx, "artifact/list", **params)]
 
 
-async def search(tx: AsyncManagedTransaction, **params: Any) -> list[tuple[Row, float]]:
-    return [(native_props(r["artifact"]), float(r["score"])) for r in await _all(tx, "artifact/search", **params)]
-
-
 async def update(tx: AsyncManagedTransaction, **params: Any) -> Row:
     rec = await _one(tx, "artifact/update", **params)
     assert rec is not None

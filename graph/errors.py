@@ -60,12 +60,24 @@ _TRIGGER_CODES = {
 _TRIGGER_RE = re.compile(r"\b(" + "|".join(_TRIGGER_CODES) + r"): ([^}]*)")
 
 
+def _database_going_away(exc: Neo4jError) -> bool:
+    """Raised because the server is stopping or starting (seen in the restart test: the before-commit trigger
+    fails with "Timeout waiting for database to become available"); the transaction rolled back, so a retry
+    is safe: a 503, not a 500."""
+    code, text = exc.code or "", str(exc)
+    return (code.startswith("Neo.DatabaseError.") or "Terminated" in code
+            or "database to become available" in text or "DatabaseUnavailable" in text
+            or "Database unavailable" in text)
+
+
 def translate(exc: Exception) -> CognitionError:
     """A Neo4j driver error as a domain error (the one place this mapping lives)."""
     if isinstance(exc, CognitionError):
         return exc
-    if isinstance(exc, (ServiceUnavailable, SessionExpired, ConnectionError, OSError)):
+    if isinstance(exc, (ServiceUnavailable, SessionExpired, ConnectionError)):
         return Unavailable("Neo4j is not reachable right now; retry shortly")
+    if isinstance(exc, Neo4jError) and _database_going_away(exc):
+        return Unavailable("Neo4j is not available right now; retry shortly")
     if isinstance(exc, Neo4jError):
         m = _TRIGGER_RE.search(str(exc))
         if m:

@@ -75,6 +75,10 @@ SERVICE_OWNED = frozenset({
 })
 
 
+# Written by the embed step of the write pipeline; never part of the public record.
+EMBEDDING_PROPS = frozenset({"embedding", "embedding_model", "embedding_revision"})
+
+
 class Artifact(BaseModel):
     """An artifact as stored (one node), with Neo4j temporal values made native."""
 
@@ -105,10 +109,16 @@ class Artifact(BaseModel):
     revision: int = 1
     created_by: str | None = None
     relations: list[dict[str, str]] = []  # outgoing RELATES_TO {type} (knowledge pages)
+    negating: bool | None = None  # explicit negation / cancellation markers (supersession)
+    subject_derived: bool = False  # subject derived from the text (digest.negation.derive_subject)
+    archived_at: datetime | None = None
+    archived_by: str | None = None  # the digest / GC pass that archived it
+    restored_at: datetime | None = None
 
     @classmethod
     def from_node(cls, props: dict[str, Any]) -> Artifact:
-        data = {k: _native(v) for k, v in props.items()}
+        # Vectors (service/embedding.py) stay in the graph: not part of the record.
+        data = {k: _native(v) for k, v in props.items() if k not in EMBEDDING_PROPS}
         if isinstance(data.get("metadata"), str):
             data["metadata"] = json.loads(data["metadata"])
         return cls.model_validate(data)

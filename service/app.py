@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 
 from graph.driver import Graph, Neo4jConfig
 from graph.schema import apply_schema
-from service import errors
-from service.api import artifacts, health, scopes
+from service import embedding, errors, observability
+from service.api import artifacts, context, digest, gc, health, keys, scopes
+from service.auth import Authenticator, ensure_first_key
+from service.deps import authorize, document_access
+from service.limits import BodySizeLimit
 from service.settings import Settings
 
 
@@ -28,18 +32,40 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         graph = Graph.connect(neo4j_config(settings))
         app.state.graph = graph
+        app.state.settings = settings
         try:
             if settings.apply_schema_on_start:
                 await apply_schema(graph)
+            app.state.auth = Authenticator(graph, ttl=settings.key_cache_ttl)
+            embedder = embedding.make_embedder(settings.embedder)  # one per process, like the driver
+            previous_embedder = embedding.configure(embedder)
+            if embedder is not None:
+                await embedding.ensure_vector_index(graph, embedder)
+            bootstrap = settings.bootstrap_key.get_secret_value() if settings.bootstrap_key else None
+            first = await ensure_first_key(graph, bootstrap)
+            if first:  # shown once; only its hash is stored
+                print(f"[cognition] first operator key (holds every namespace; shown once, store it now):\n"
+                      f"    {first}", file=sys.stderr, flush=True)
             yield
+            embedding.configure(previous_embedder)
         finally:
             await graph.close()
 
-    app = FastAPI(title="Cognition", version="0.1.0", lifespan=lifespan,
+    # `authorize` guards every /v1 route, including routes added later (service/deps.py).
+    app = FastAPI(title="Cognition", version="0.1.0", lifespan=lifespan, dependencies=[Depends(authorize)],
                   description="A typed memory service for autonomous agents, backed by a real Neo4j graph.")
     errors.install(app)
+    observability.configure_logging()
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(observability.RequestObserver)  # outermost: also logs and times the 413s
+    document_access(app)
+    for router in keys.ROUTERS:
+        app.include_router(router)
     app.include_router(health.router)
     app.include_router(scopes.router)
     for router in artifacts.ROUTERS:
         app.include_router(router)
+    app.include_router(digest.router)
+    app.include_router(gc.router)
+    app.include_router(context.router)
     return app

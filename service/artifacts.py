@@ -13,10 +13,13 @@ from datetime import datetime
 from typing import Any
 
 import cypher
+from digest.explain import explain
+from digest.negation import derive_subject, is_negating
 from graph import artifacts as repo
 from graph.driver import Graph
 from graph.errors import CognitionError, Conflict, Forbidden, Invalid, NotFound, PreconditionFailed
-from graph.model import KERNELS, LABELS, Artifact, EdgeType, Family
+from graph.model import ADVISORY, KERNELS, LABELS, Artifact, EdgeType, Family
+from service import embedding, ranking
 from service.api.schemas import (
     KernelUpdate,
     KnowledgeCreate,
@@ -78,6 +81,12 @@ def to_row(body: _Write, family: Family, *, scope_id: str, now: datetime, actor:
     }
     if title is not None:
         props["title"] = title
+    if family is Family.memory:
+        # Supersession (INV-MEM-30) needs each memory's polarity and subject; computed once, here.
+        props["negating"] = is_negating(content)
+        if props.get("subject") is None:
+            props["subject"] = derive_subject(content)
+            props["subject_derived"] = props["subject"] is not None
     relations = [r.model_dump() for r in getattr(body, "relations", [])]
     return {"labels": ["Artifact", LABELS[family]], "props": props, "event_id": new_id(), "relations": relations}
 
@@ -173,14 +182,17 @@ class SaveResult:
 
 
 async def save(graph: Graph, scope_id: str, family: Family, bodies: list[_Write], *, actor: str,
-               idempotency_key: str | None = None) -> SaveResult:
-    """validate (done) → threat scan → content quality → write approval + persist (one transaction)."""
+               idempotency_key: str | None = None, embedder: Any = embedding.CONFIGURED) -> SaveResult:
+    """validate (done) → threat scan → content quality → embed → write approval + persist (one transaction:
+    the approval gate is read in the persist query itself)."""
     try:
         screen([candidate(b, family) for b in bodies])
     except GateRefusal as refusal:
         await _refuse(graph, scope_id, actor, family, refusal)
     now = utcnow()
     rows = [to_row(b, family, scope_id=scope_id, now=now, actor=actor) for b in bodies]
+    if family in ADVISORY:  # working state is never searched, so never embedded
+        await embedding.embed_rows(embedding.resolve(embedder), rows)
     request_hash = sha256(json.dumps([family.value] + [b.model_dump(mode="json") for b in bodies], sort_keys=True))
 
     async def work(tx: Any) -> SaveResult:
@@ -232,19 +244,37 @@ async def list_page(graph: Graph, scope_id: str, family: Family, *, status: str,
 
 async def search(graph: Graph, scope_id: str, families: list[Family], *, query: str, kind: str | None = None,
                  tier: str | None = None, tag: str | None = None, include_archived: bool = False,
-                 limit: int = 10, recall: bool = True) -> list[tuple[Artifact, float]]:
+                 limit: int = 10, recall: bool = True, embedder: Any = embedding.CONFIGURED,
+                 params: ranking.RankingParams = ranking.DEFAULT) -> list[tuple[Artifact, float]]:
+    """Explicit search, hybrid-ranked (service/ranking.py). Not behind RecallQualityOK: stale and conflicted
+    rows come back flagged. One query; hits count as recalls when `recall`."""
+    hits = await search_ranked(graph, scope_id, families, query=query, kind=kind, tier=tier, tag=tag,
+                               include_archived=include_archived, limit=limit, recall=recall,
+                               embedder=embedder, params=params)
+    return [(Artifact.from_node(h.artifact), h.score) for h in hits]
+
+
+async def search_ranked(graph: Graph, scope_id: str, families: list[Family], *, query: str,
+                        kind: str | None = None, tier: str | None = None, tag: str | None = None,
+                        include_archived: bool = False, limit: int = 10, recall: bool = True,
+                        embedder: Any = embedding.CONFIGURED,
+                        params: ranking.RankingParams = ranking.DEFAULT) -> list[ranking.RankedHit]:
+    """`search` with each hit's ranks and retention (for tests and diagnostics)."""
     statuses = ["active", "archived"] if include_archived else ["active"]
     fams = [f.value for f in families if f in (Family.memory, Family.knowledge, Family.skill)]
     lucene = lucene_query(query, scope_id=scope_id, families=fams, statuses=statuses)
-    post_filtered = kind is not None or tier is not None or tag is not None
-    rows = await graph.write(repo.search, lucene=lucene, fetch=min(limit * 20, 2000) if post_filtered else limit,
-                             scope_id=scope_id, families=fams, statuses=statuses, kind=kind, tier=tier, tag=tag,
-                             limit=limit, now=utcnow(), recall=recall)
-    return [(Artifact.from_node(r), s) for r, s in rows]
+    model = embedding.resolve(embedder)
+    qvec = (await embedding.embed(model, [query]))[0] if model is not None else None
+    filtered = kind is not None or tier is not None or tag is not None
+    hybrid = ranking.hybrid_params(lucene=lucene, qvec=qvec, model=model.name if model else None,
+                                   scope_id=scope_id, families=fams, statuses=statuses,
+                                   fetch=params.fetch(limit, filtered=filtered), now=utcnow(), kind=kind,
+                                   tier=tier, tag=tag, params=params)
+    return await graph.write(ranking.hybrid_search, limit=limit, recall=recall, **hybrid)
 
 
 async def update(graph: Graph, scope_id: str, id: str, families: list[Family], body: _Write, *,
-                 if_match: str | None, actor: str) -> Artifact:
+                 if_match: str | None, actor: str, embedder: Any = embedding.CONFIGURED) -> Artifact:
     expected = parse_if_match(if_match)
     family = families[0]
     try:
@@ -261,7 +291,11 @@ async def update(graph: Graph, scope_id: str, id: str, families: list[Family], b
     if rec["updated"] is None:
         raise PreconditionFailed(f"{id} is at revision {rec['current']}, not {expected}; read it again",
                                  details={"current_revision": rec["current"]})
-    return Artifact.from_node(rec["updated"])
+    art = Artifact.from_node(rec["updated"])
+    if art.family in ADVISORY:  # re-embed the new revision (until then vector ranking skips the row)
+        await embedding.refresh(graph, embedding.resolve(embedder), scope_id=scope_id, id=art.id,
+                                revision=art.revision, props=rec["updated"])
+    return art
 
 
 async def update_kernel(graph: Graph, scope_id: str, family: Family, body: KernelUpdate, *, if_match: str | None,
@@ -312,6 +346,15 @@ async def history(graph: Graph, scope_id: str, id: str, families: list[Family]) 
 async def view(graph: Graph, scope_id: str, id: str, families: list[Family], name: str) -> dict[str, Any]:
     if name not in VIEWS:
         raise NotFound(f"no view {name!r}; views are {', '.join(VIEWS)}", code="unknown_view")
+    if name == "cleanup":
+        # The cleanup view is the digest's typed explanation, confined to the caller's scope and family.
+        try:
+            why = await explain(graph, id)
+        except NotFound:
+            raise _not_found(families[0], id) from None
+        if why.scope_id != scope_id or why.family not in {f.value for f in families}:
+            raise _not_found(families[0], id)
+        return why.model_dump(mode="json", exclude={"id"})
     out = await graph.read(repo.view, name=name, scope_id=scope_id, id=id, families=[f.value for f in families])
     if out is None:
         raise _not_found(families[0], id)
@@ -385,3 +428,15 @@ async def set_write_policy(graph: Graph, scope_id: str, policy: dict[str, Any], 
                              now=utcnow(), actor=actor, event_id=new_id())
     if not rows:
         raise _scope_missing(scope_id)
+
+
+async def restore(graph: Graph, scope_id: str, id: str, families: list[Family], *, actor: str,
+                  reason: str | None) -> Artifact:
+    """Bring an archived artifact back to active (archive is reversible). An event."""
+    rec = await graph.write(repo.restore, scope_id=scope_id, id=id, families=[f.value for f in families],
+                            now=utcnow(), actor=actor, event_id=new_id(), reason=reason)
+    if not rec["found"]:
+        raise _not_found(families[0], id)
+    if rec["was"] != "archived":
+        raise Conflict(f"{id} is {rec['was']}, not archived", code="not_archived")
+    return Artifact.from_node(rec["restored"])

@@ -41,7 +41,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         print(f"[cognition] Neo4j at {settings.neo4j_uri}; API on http://{settings.host}:{settings.port}"
               " (Ctrl-C stops both)", file=sys.stderr, flush=True)
-        uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info")
+        # The app writes its own JSON request log (route templates, never paths with ids or query text).
+        uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info",
+                    access_log=False)
     finally:
         if started and not args.keep_neo4j:
             neo4j_local.stop(_instance(args.instance))
@@ -101,6 +103,12 @@ def build_parser() -> argparse.ArgumentParser:
     schema = add("schema", cmd_schema, "apply the schema and triggers")
     schema.add_argument("action", choices=["apply"])
     schema.add_argument("--rerun", action="store_true", help="re-run every migration (they are idempotent)")
+    from service import cli_digest
+
+    cli_digest.register(add)
+    from service import cli_keys
+
+    cli_keys.register(add)
     return p
 
 

@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
 from digest.explain import explain
+from digest.gc import GCConfig, run_gc
 from digest.passes import PassRequest, run_pass
 from graph.driver import Graph
 from service.settings import Settings
@@ -39,17 +40,15 @@ def _with_graph(args: argparse.Namespace, fn: Callable[[Graph], Awaitable[T]]) -
     return asyncio.run(main())
 
 
-def cmd_digest(args: argparse.Namespace) -> int:
-    req = PassRequest(namespace=args.namespace, cognitive_owner=args.owner, phases=[args.phase],
-                      actor=f"cli:{args.actor}", dry_run=args.dry_run,
-                      as_of=datetime.fromisoformat(args.as_of) if args.as_of else None)
+def _run_with_progress(args: argparse.Namespace, title: str,
+                       run: Callable[[Graph, Callable[[int, int], None]], Awaitable[dict[str, Any]]]) -> int:
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), console=console) as bar:
-        task = bar.add_task(f"{args.phase} pass on {args.namespace}/{args.owner}", total=None)
+        task = bar.add_task(title, total=None)
 
         def progress(done: int, total: int) -> None:
             bar.update(task, completed=done, total=max(total, 1))
 
-        out: dict[str, Any] = _with_graph(args, lambda g: run_pass(g, req, progress=progress))
+        out: dict[str, Any] = _with_graph(args, lambda g: run(g, progress))
     p = out["pass"]
     table = Table(title=f"pass {p['id'] or '(dry run)'} — {p['phase']} — {p['state']}")
     for col in ("action", "rule", "artifact", "cites"):
@@ -61,6 +60,27 @@ def cmd_digest(args: argparse.Namespace) -> int:
     return 0
 
 
+def _as_of(args: argparse.Namespace) -> datetime | None:
+    return datetime.fromisoformat(args.as_of) if args.as_of else None
+
+
+def cmd_digest(args: argparse.Namespace) -> int:
+    req = PassRequest(namespace=args.namespace, cognitive_owner=args.owner, phases=[args.phase],
+                      actor=f"cli:{args.actor}", dry_run=args.dry_run, as_of=_as_of(args))
+    return _run_with_progress(args, f"digest {args.phase} pass on {args.namespace}/{args.owner}",
+                              lambda g, progress: run_pass(g, req, progress=progress))
+
+
+def cmd_gc(args: argparse.Namespace) -> int:
+    s = Settings()
+    config = GCConfig(max_entries=s.gc_max_entries, ttl_batch=s.gc_ttl_batch)
+    return _run_with_progress(
+        args, f"gc {args.phase} pass on {args.namespace}/{args.owner}",
+        lambda g, progress: run_gc(g, namespace=args.namespace, cognitive_owner=args.owner, actor=f"cli:{args.actor}",
+                                   config=config, phases=[args.phase], dry_run=args.dry_run, as_of=_as_of(args),
+                                   max_entries=args.max_entries, progress=progress))
+
+
 def cmd_explain(args: argparse.Namespace) -> int:
     why = _with_graph(args, lambda g: explain(g, args.id))
     print(json.dumps(why.model_dump(mode="json"), indent=2, ensure_ascii=False))
@@ -68,14 +88,18 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def register(add: Callable[..., argparse.ArgumentParser]) -> None:
-    d = add("digest", cmd_digest, "run a digest pass over one partition")
-    d.add_argument("action", choices=["run"])
-    d.add_argument("--namespace", required=True)
-    d.add_argument("--owner", required=True, help="the cognitive owner")
-    d.add_argument("--phase", choices=["archive", "remove"], default="archive")
-    d.add_argument("--dry-run", action="store_true")
-    d.add_argument("--as-of", help="dry runs: evaluate time-based rules at this ISO instant")
-    d.add_argument("--actor", default="operator")
-    d.add_argument("--show", type=int, default=50, help="decisions to print")
+    for name, fn, help_ in (("digest", cmd_digest, "run a digest pass over one partition"),
+                            ("gc", cmd_gc, "run a GC pass (TTL, capacity eviction) over one partition")):
+        d = add(name, fn, help_)
+        d.add_argument("action", choices=["run"])
+        d.add_argument("--namespace", required=True)
+        d.add_argument("--owner", required=True, help="the cognitive owner")
+        d.add_argument("--phase", choices=["archive", "remove"], default="archive")
+        d.add_argument("--dry-run", action="store_true")
+        d.add_argument("--as-of", help="dry runs: evaluate time-based rules at this ISO instant")
+        d.add_argument("--actor", default="operator")
+        d.add_argument("--show", type=int, default=50, help="decisions to print")
+        if name == "gc":
+            d.add_argument("--max-entries", type=int, help="override the configured per-partition maximum")
     e = add("explain", cmd_explain, "why was an artifact archived, removed or kept (typed answer)")
     e.add_argument("id")

@@ -1,13 +1,45 @@
-"""Request dependencies: the process's one Graph, the acting principal, the clock."""
+"""Request dependencies: the process's one Graph, the acting principal, the clock.
+
+Access control is central: `authorize` is an app-wide dependency (service/app.py), so every route under
+`/v1` — including routes added later — is authenticated and tenant-checked before its own code runs:
+- no, unknown or revoked key → 401 `unauthenticated`;
+- a `{scope_id}` (or `{pass_id}`) whose namespace the key does not hold, or that does not exist → 404
+  `scope_not_found` (`pass_not_found`);
+- a `namespace` named in the path, the query or a JSON body that the key does not hold → 404
+  `namespace_not_found` (covers `POST /v1/scopes` and the partition routes: digest passes, GC runs);
+- then the role: a role that may not do this operation (service/auth.py `roles_for`) → 403 `forbidden_role`.
+Routes that find their namespace only after loading something the guard does not know (graph/keys.py
+`NAMESPACE_OF` lists what it knows) call `require_namespace(principal, ns)` themselves;
+`require_role(principal, *roles)` is there for them too.
+"""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, FastAPI, Request
+from fastapi.openapi.utils import get_openapi
+from fastapi.routing import APIRoute
 
 from graph.driver import Graph
+from graph.errors import Invalid, NotFound
+from graph.keys import NAMESPACE_OF
+from service.auth import (
+    ALL_ROLES,
+    Authenticator,
+    Principal,
+    require_namespace,
+    require_role,
+    roles_for,
+)
+from service.errors import ErrorBody
+
+__all__ = ["ActorDep", "GraphDep", "PrincipalDep", "authorize", "document_access", "get_principal",
+           "require_namespace", "require_role", "utcnow"]
+
+_ID = re.compile(r"^[A-Za-z0-9-]{1,64}$")
 
 
 def get_graph(request: Request) -> Graph:
@@ -15,9 +47,70 @@ def get_graph(request: Request) -> Graph:
     return graph
 
 
-def get_actor(x_actor: Annotated[str | None, Header(max_length=200)] = None) -> str:
-    # Until API keys exist (see the tenants issue) the caller may name itself for the audit trail.
-    return x_actor or "anonymous"
+def get_authenticator(request: Request) -> Authenticator:
+    auth: Authenticator = request.app.state.auth
+    return auth
+
+
+def _bearer(request: Request) -> str | None:
+    value = request.headers.get("authorization")
+    if not value:
+        return None
+    scheme, _, credentials = value.strip().partition(" ")
+    if scheme.lower() != "bearer":
+        return None
+    return credentials.strip() or None
+
+
+async def get_principal(request: Request) -> Principal:
+    """The verified caller (`Authorization: Bearer <key>`); 401 `unauthenticated` otherwise."""
+    principal: Principal | None = getattr(request.state, "principal", None)
+    if principal is None:
+        principal = await get_authenticator(request).authenticate(_bearer(request))
+        request.state.principal = principal
+        request.state.key_id = principal.key_id  # for the request log; never the key itself
+    return principal
+
+
+async def _json_body(request: Request) -> Any:
+    if request.method not in ("POST", "PUT", "PATCH"):
+        return None
+    try:
+        return await request.json()  # parsed once: FastAPI has already read it for the route (cached)
+    except ValueError:
+        return None  # the route's own validation answers malformed JSON
+
+
+async def authorize(request: Request) -> None:
+    """The app-wide guard (see the module docstring). Routes outside `/v1` (health, metrics) are open."""
+    route = request.scope.get("route")
+    path = route.path if isinstance(route, APIRoute) else request.url.path
+    if not path.startswith("/v1/"):
+        return
+    principal = await get_principal(request)
+    for param in NAMESPACE_OF:  # scope_id, pass_id: things that live in one namespace
+        value = request.path_params.get(param)
+        if value is None:
+            continue
+        what = param.removesuffix("_id")
+        if not _ID.match(value):
+            raise Invalid(f"{param}: not a {what} id", details={"field": param})
+        namespace = await get_authenticator(request).namespace_of(param, value)
+        if namespace is None or not principal.holds(namespace):
+            raise NotFound(f"no {what} {value}", code=f"{what}_not_found")
+    named = [request.path_params.get("namespace"), request.query_params.get("namespace")]
+    body = await _json_body(request)
+    if isinstance(body, dict):
+        named.append(body.get("namespace"))
+    for ns in named:
+        if isinstance(ns, str):
+            require_namespace(principal, ns)
+    require_role(principal, *sorted(roles_for(request.method, path)))
+
+
+def get_actor(principal: Annotated[Principal, Depends(get_principal)]) -> str:
+    # The audit trail's actor is the key id: attributable, and never the secret.
+    return principal.key_id
 
 
 def utcnow() -> datetime:
@@ -25,4 +118,43 @@ def utcnow() -> datetime:
 
 
 GraphDep = Annotated[Graph, Depends(get_graph)]
+PrincipalDep = Annotated[Principal, Depends(get_principal)]
 ActorDep = Annotated[str, Depends(get_actor)]
+
+
+def document_access(app: FastAPI) -> None:
+    """Put what `authorize` does into the OpenAPI document: the bearer scheme on every `/v1` operation and
+    the refusals it can answer (401 always; 404 where a scope or namespace is named; 403 where a role can be
+    refused; 413 where there is a body; 503 when Neo4j is down)."""
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema:
+            return app.openapi_schema
+        schema = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+        components = schema.setdefault("components", {})
+        components.setdefault("securitySchemes", {})["bearer"] = {
+            "type": "http", "scheme": "bearer", "description": "an API key (`cognition keys create`, POST /v1/keys)"}
+        components.setdefault("schemas", {})["ErrorBody"] = ErrorBody.model_json_schema()
+        error = {"description": "refused; see `code`",
+                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}}
+        for path, item in schema.get("paths", {}).items():
+            if not path.startswith("/v1/"):
+                continue
+            for method, op in item.items():
+                op["security"] = [{"bearer": []}]
+                names = {p.get("name") for p in op.get("parameters", [])}
+                statuses = {"401", "503"}
+                if names & {"scope_id", "pass_id", "namespace"} or "requestBody" in op:
+                    statuses.add("404")
+                if roles_for(method.upper(), path) != ALL_ROLES:
+                    statuses.add("403")
+                if "requestBody" in op:
+                    statuses |= {"413", "422"}
+                if names:
+                    statuses.add("422")
+                for status in statuses:
+                    op.setdefault("responses", {}).setdefault(status, error)
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

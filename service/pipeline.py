@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from graph.errors import CognitionError
 from graph.model import Family
+from service import observability
 from service.gates.quality import check_quality
 from service.gates.threat import scan
 
@@ -45,6 +46,7 @@ class GateRefusal(CognitionError):
         if offset is not None:
             details["offset"] = offset
         super().__init__(message, code=code, status=422, details=details)
+        observability.gate_refused(code, rule)  # refusals by rule, for /metrics
         self.rule = rule
         self.field_name = field_name
         self.content_sha256 = content_sha256

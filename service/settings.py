@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -18,3 +18,14 @@ class Settings(BaseSettings):
     host: str = Field("127.0.0.1", alias="COGNITION_HOST")
     port: int = Field(8080, alias="COGNITION_PORT")
     apply_schema_on_start: bool = Field(True, alias="COGNITION_APPLY_SCHEMA")
+    # API keys (service/auth.py): this value, when set, is installed as the first operator key (holding every
+    # namespace); otherwise one is generated and printed on the first start of an empty store.
+    bootstrap_key: SecretStr | None = Field(None, alias="COGNITION_BOOTSTRAP_KEY")
+    key_cache_ttl: float = Field(5.0, ge=0, alias="COGNITION_KEY_CACHE_TTL")  # s; a revoke lags this much
+    max_body_bytes: int = Field(8 * 1024 * 1024, ge=1024, alias="COGNITION_MAX_BODY_BYTES")
+    # Vector half of hybrid ranking (service/embedding.py): "none" (default) or "use-multilingual" (needs the
+    # `embed` extra).
+    embedder: str | None = Field(None, alias="COGNITION_EMBEDDER")
+    # GC (digest/gc.py): per-partition cap on active memories, and TTL reclaims per run.
+    gc_max_entries: int | None = Field(10_000, ge=0, alias="COGNITION_GC_MAX_ENTRIES")
+    gc_ttl_batch: int = Field(500, ge=1, alias="COGNITION_GC_TTL_BATCH")

@@ -4,9 +4,10 @@ COGNITION_TEST_NEO4J_URI / COGNITION_TEST_NEO4J_PASSWORD."""
 
 from __future__ import annotations
 
-import os
-import uuid
 import asyncio
+import os
+import secrets
+import uuid
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
@@ -39,13 +40,50 @@ def neo4j_config() -> Iterator[Neo4jConfig]:
 @pytest.fixture(scope="session")
 def settings(neo4j_config: Neo4jConfig) -> Settings:
     return Settings(neo4j_uri=neo4j_config.uri, neo4j_user=neo4j_config.user,
-                    neo4j_password=neo4j_config.password, neo4j_database=neo4j_config.database)
+                    neo4j_password=neo4j_config.password, neo4j_database=neo4j_config.database,
+                    COGNITION_BOOTSTRAP_KEY=BOOTSTRAP_KEY)
+
+
+# The first operator key (holds every namespace), installed by the app at start-up; `client` sends it.
+BOOTSTRAP_KEY = "cog_test_" + secrets.token_urlsafe(24)
+
+
+def bearer(key: str) -> dict[str, str]:
+    """Headers that make one request as another key: `client.get(url, headers=bearer(key))`."""
+    return {"Authorization": f"Bearer {key}"}
 
 
 @pytest.fixture(scope="session")
 def client(settings: Settings) -> Iterator[TestClient]:
     with TestClient(create_app(settings)) as c:
+        c.headers["Authorization"] = f"Bearer {BOOTSTRAP_KEY}"
         yield c
+
+
+MintKey = Callable[..., str]
+
+
+@pytest.fixture
+def mint_key(client: TestClient) -> MintKey:
+    """Mint an API key: `mint_key("auditor", ["acme"])` → the secret (made by the bootstrap operator)."""
+
+    def mint(role: str = "agent", namespaces: list[str] | tuple[str, ...] = ("*",)) -> str:
+        r = client.post("/v1/keys", json={"role": role, "namespaces": list(namespaces)})
+        assert r.status_code == 201, r.text
+        key: str = r.json()["key"]
+        return key
+
+    return mint
+
+
+@pytest.fixture
+def tenant(client: TestClient, mint_key: MintKey) -> dict[str, Any]:
+    """A fresh namespace with one scope and a key of each role holding (only) that namespace."""
+    ns = unique("ns")
+    r = client.post("/v1/scopes", json={"namespace": ns, "cognitive_owner": unique("owner"), "name": "main"})
+    assert r.status_code == 201, r.text
+    return {"namespace": ns, "scope": r.json(),
+            "keys": {role: mint_key(role, [ns]) for role in ("agent", "operator", "auditor")}}
 
 
 @pytest.fixture(scope="session")

@@ -7,6 +7,6 @@ OPTIONAL CALL (a, was) {
   SET a.status = 'active', a.updated_at = $now, a.accessed_at = $now
   CREATE (:Event {id: $event_id, op: 'approve', at: $now, actor: $actor, scope_id: a.scope_id, artifact_id: a.id,
                   family: a.family, reason: $reason})
-  RETURN a {.*, relations: [(a)-[r:RELATES_TO]->(b) | {type: r.type, to_id: b.id}]} AS approved
+  RETURN a {.*, embedding: null, relations: [(a)-[r:RELATES_TO]->(b) | {type: r.type, to_id: b.id}]} AS approved
 }
 RETURN a IS NOT NULL AS found, was, approved

@@ -2,4 +2,4 @@
 // Params: $scope_id, $id
 OPTIONAL MATCH (a:Artifact {id: $id}) WHERE a.scope_id = $scope_id
 OPTIONAL MATCH (t:Tombstone {id: $id}) WHERE t.scope_id = $scope_id
-RETURN a {.*, relations: [(a)-[r:RELATES_TO]->(b) | {type: r.type, to_id: b.id}]} AS artifact, t {.*} AS tombstone
+RETURN a {.*, embedding: null, relations: [(a)-[r:RELATES_TO]->(b) | {type: r.type, to_id: b.id}]} AS artifact, t {.*} AS tombstone

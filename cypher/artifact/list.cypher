@@ -9,6 +9,6 @@ WHERE a.scope_id = $scope_id AND a.family = $family AND a.status = $status
   AND ($created_after IS NULL OR a.created_at >= $created_after)
   AND ($created_before IS NULL OR a.created_at < $created_before)
   AND ($cursor_at IS NULL OR a.created_at > $cursor_at OR (a.created_at = $cursor_at AND a.id > $cursor_id))
-RETURN a {.*, relations: [(a)-[r:RELATES_TO]->(b) | {type: r.type, to_id: b.id}]} AS artifact
+RETURN a {.*, embedding: null, relations: [(a)-[r:RELATES_TO]->(b) | {type: r.type, to_id: b.id}]} AS artifact
 ORDER BY a.created_at, a.id
 LIMIT $limit

@@ -8,6 +8,6 @@ OPTIONAL CALL (a, was) {
   REMOVE a.archived_at, a.archived_by
   CREATE (:Event {id: $event_id, op: 'restore', at: $now, actor: $actor, scope_id: a.scope_id, artifact_id: a.id,
                   family: a.family, reason: $reason})
-  RETURN a {.*, relations: [(a)-[r:RELATES_TO]->(b) | {type: r.type, to_id: b.id}]} AS restored
+  RETURN a {.*, embedding: null, relations: [(a)-[r:RELATES_TO]->(b) | {type: r.type, to_id: b.id}]} AS restored
 }
 RETURN a IS NOT NULL AS found, was, restored

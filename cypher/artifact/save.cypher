@@ -36,6 +36,6 @@ OPTIONAL CALL (rows, denied) {
     CREATE (a)-[:RELATES_TO {type: rel.type}]->(b)
     RETURN count(*) AS linked
   }
-  RETURN collect(a {.*, relations: [(a)-[r:RELATES_TO]->(b) | {type: r.type, to_id: b.id}], linked: linked}) AS saved
+  RETURN collect(a {.*, embedding: null, relations: [(a)-[r:RELATES_TO]->(b) | {type: r.type, to_id: b.id}], linked: linked}) AS saved
 }
 RETURN denied, coalesce(saved, []) AS saved

@@ -24,6 +24,6 @@ OPTIONAL CALL (a, current, denied) {
   FOREACH (p IN CASE WHEN prev IS NULL THEN [] ELSE [prev] END | CREATE (rev)-[:PREVIOUS]->(p))
   CREATE (:Event {id: $event_id, op: 'update', at: $now, actor: $actor, scope_id: a.scope_id, artifact_id: a.id,
                   family: a.family, revision: current + 1})
-  RETURN a {.*, relations: [(a)-[r:RELATES_TO]->(b) | {type: r.type, to_id: b.id}]} AS updated
+  RETURN a {.*, embedding: null, relations: [(a)-[r:RELATES_TO]->(b) | {type: r.type, to_id: b.id}]} AS updated
 }
 RETURN a IS NOT NULL AS found, denied, current, updated

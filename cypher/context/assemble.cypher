@@ -4,7 +4,7 @@
 //   lazy       relevant_memories (query-driven: search/hybrid_rank.cypher), knowledge, skills
 //   cold start profile
 // Every arm asks two questions: visibility (a.scope_id = $scope_id) and RecallQualityOK (one definition,
-// context/recall_quality_ok.cypher, included where `{{RECALL_QUALITY_OK}}` stands). The selected rows are then
+// fragments/recall_quality_ok.cypher, included where its placeholder stands). The selected rows are then
 // locked and RecallQualityOK is asked again under the lock (Neo4j reads committed data, so a supersession that
 // commits between selection and lock would otherwise slip through); what survives counts as a recall
 // (recall_count + 1, accessed_at = $now) in this same transaction.

@@ -1,3 +1,4 @@
-// The key whose secret hashes to $key_hash (revoked or not), without its hash. Params: $key_hash
+// The key whose secret hashes to $key_hash (revoked or not), without its hash (`.*`: a store where no key
+// was ever revoked has no `revoked_at` property key to name). Params: $key_hash
 MATCH (k:ApiKey {key_hash: $key_hash})
-RETURN k {.id, .role, .namespaces, .created_at, .revoked_at} AS key
+RETURN k {.*, key_hash: null} AS key

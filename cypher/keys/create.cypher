@@ -3,4 +3,4 @@
 //         namespace), $now (datetime), $created_by (the creating key's id, or 'cli' / 'bootstrap')
 CREATE (k:ApiKey {id: $id, key_hash: $key_hash, role: $role, namespaces: $namespaces, created_at: $now,
                   created_by: $created_by})
-RETURN k {.id, .role, .namespaces, .created_at, .revoked_at, .created_by} AS key
+RETURN k {.*, key_hash: null} AS key

@@ -8,4 +8,4 @@ WITH b
 WHERE b.key_id = $id AND NOT EXISTS { MATCH (:ApiKey) }
 CREATE (k:ApiKey {id: $id, key_hash: $key_hash, role: 'operator', namespaces: ['*'], created_at: $now,
                   created_by: 'bootstrap'})
-RETURN k {.id, .role, .namespaces, .created_at, .revoked_at} AS key
+RETURN k {.*, key_hash: null} AS key

@@ -7,4 +7,4 @@ ON CREATE SET b.at = $now, b.key_id = $id
 MERGE (k:ApiKey {key_hash: $key_hash})
 ON CREATE SET k.id = $id, k.role = 'operator', k.namespaces = ['*'], k.created_at = $now,
               k.created_by = 'bootstrap'
-RETURN k {.id, .role, .namespaces, .created_at, .revoked_at} AS key
+RETURN k {.*, key_hash: null} AS key

@@ -1,5 +1,4 @@
-// Every API key, oldest first, without hashes. Params: $include_revoked (boolean)
+// Every API key, oldest first, never its hash (revoked ones too; the caller filters). No params.
 MATCH (k:ApiKey)
-WHERE $include_revoked OR k.revoked_at IS NULL
-RETURN k {.id, .role, .namespaces, .created_at, .revoked_at, .created_by} AS key
+RETURN k {.*, key_hash: null} AS key
 ORDER BY k.created_at, k.id

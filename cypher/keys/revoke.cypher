@@ -1,5 +1,8 @@
 // Revoke a key (idempotent: a revoked key keeps its first revocation time). The node stays, so the audit
 // trail's actor ids keep resolving to a role and namespaces. Params: $id, $now (datetime), $revoked_by
+// (`properties(k)` is read as a map so that a store where no key was ever revoked plans this without a
+// "property does not exist" warning.)
 MATCH (k:ApiKey {id: $id})
-SET k.revoked_at = coalesce(k.revoked_at, $now), k.revoked_by = coalesce(k.revoked_by, $revoked_by)
-RETURN k {.id, .role, .namespaces, .created_at, .revoked_at, .created_by} AS key
+WITH k, properties(k) AS was
+SET k.revoked_at = coalesce(was.revoked_at, $now), k.revoked_by = coalesce(was.revoked_by, $revoked_by)
+RETURN k {.*, key_hash: null} AS key

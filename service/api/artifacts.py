@@ -164,6 +164,15 @@ def family_router(family: Family, path: str, create: type[Any], update: type[Any
             await use.reject(graph, scope_id, item_id, fams, actor=actor, reason=body.reason if body else None)
             return Response(status_code=204)
 
+    if approvable:  # the advisory families: archived by digest / GC, brought back by restore
+        @router.post("/{item_id}/restore", response_model=ArtifactPublic, responses=error_responses(404, 409, 503),
+                     name=f"restore_{name}")
+        async def restore(scope_id: ScopeId, item_id: ItemId, graph: GraphDep, actor: ActorDep,
+                          body: Decision | None = None) -> Any:
+            """Restore an archived record to active (an event)."""
+            return public(await use.restore(graph, scope_id, item_id, fams, actor=actor,
+                                            reason=body.reason if body else None))
+
     @router.get("/{item_id}/history", response_model=History, responses=error_responses(404, 503),
                 name=f"history_{name}")
     async def history(scope_id: ScopeId, item_id: ItemId, graph: GraphDep) -> Any:

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Path, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from digest.passes import PassRequest, get_pass, run_pass
+from service import observability
 from service.api.scopes import Ident
 from service.deps import ActorDep, GraphDep
 from service.errors import error_responses
@@ -63,6 +64,7 @@ async def create_pass(body: DigestPassCreate, graph: GraphDep, actor: ActorDep, 
     out = await run_pass(graph, PassRequest(namespace=body.namespace, cognitive_owner=body.cognitive_owner,
                                             phases=body.phases, actor=actor, dry_run=body.dry_run,
                                             as_of=body.as_of))
+    observability.record_pass(out)  # decisions by rule, for /metrics
     if body.dry_run:
         response.status_code = 200
     return out

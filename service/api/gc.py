@@ -9,6 +9,7 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from digest.gc import GCConfig, run_gc
+from service import observability
 from service.api.digest import PassOutcome
 from service.api.scopes import Ident
 from service.deps import ActorDep, GraphDep
@@ -39,6 +40,7 @@ async def create_run(body: GCRunCreate, graph: GraphDep, actor: ActorDep, respon
                        config=_config(request.app.state.settings), phases=body.phases, dry_run=body.dry_run,
                        as_of=body.as_of,
                        max_entries=body.max_entries)
+    observability.record_pass(out)  # decisions by rule, for /metrics
     if body.dry_run:
         response.status_code = 200
     return out

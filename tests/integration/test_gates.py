@@ -58,7 +58,8 @@ def test_every_save_path_is_scanned(client: TestClient, scope: dict[str, Any], r
     assert text not in caplog.text
     ev = raw.execute_query("MATCH (e:Event {scope_id: $s, op: 'refuse_write'}) RETURN e", s=scope["id"]).records
     assert len(ev) == 1 and ev[0]["e"]["rule"] == out["rule_id"]
-    assert len(ev[0]["e"]["content_sha256"]) == 64 and ev[0]["e"]["actor"] == "anonymous"
+    actor = client.get("/v1/whoami").json()["key_id"]  # the audit trail names the key
+    assert len(ev[0]["e"]["content_sha256"]) == 64 and ev[0]["e"]["actor"] == actor
 
 
 def test_threat_offset_points_at_the_hit(client: TestClient, scope: dict[str, Any]) -> None:

@@ -211,7 +211,8 @@ def test_delete_checks_dependents_then_leaves_a_tombstone(client: TestClient, sc
     assert r.status_code == 200 and sorted(r.json()["detached"]) == sorted([dep["id"], derived["id"]])
     assert client.get(url).json()["code"] == "artifact_removed"
     tomb = raw.execute_query("MATCH (t:Tombstone {id: $id}) RETURN t", id=target["id"]).records[0]["t"]
-    assert tomb["removed_by"] == "anonymous" and tomb["reason"] == "user asked" and "content" not in tomb
+    actor = client.get("/v1/whoami").json()["key_id"]  # the audit trail names the key
+    assert tomb["removed_by"] == actor and tomb["reason"] == "user asked" and "content" not in tomb
     assert raw.execute_query("MATCH ({id: $d})-[:DEPENDS_ON]->(t:Tombstone {id: $id}) RETURN count(*)",
                              d=dep["id"], id=target["id"]).records[0][0] == 1
     assert raw.execute_query("MATCH (r:Revision {artifact_id: $id}) RETURN count(r)", id=target["id"]
@@ -321,7 +322,8 @@ def test_knowledge_skills_and_working_state(client: TestClient, scope: dict[str,
     r = client.patch(f"{base(scope)}/skills/{s.json()['id']}", json={"steps": ["tag", "push"]},
                      headers={"If-Match": '"1"'})
     assert r.status_code == 200 and r.json()["steps"] == ["tag", "push"] and r.json()["name"] == "release"
-    assert client.post(f"{base(scope)}/skills/search", json={"query": "shipping"}).json()["items"][0]["name"] == "release"
+    found = client.post(f"{base(scope)}/skills/search", json={"query": "shipping"}).json()["items"]
+    assert found[0]["name"] == "release"
     w = client.post(f"{base(scope)}/working-state", json={"content": "TASK_STATE: step 2 of 5"})
     assert w.status_code == 201
     assert client.post(f"{base(scope)}/memories/search", json={"query": "step"}).json()["items"] == []

