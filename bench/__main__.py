@@ -18,7 +18,7 @@ import time
 import traceback
 from collections.abc import Awaitable, Callable, Sequence
 
-from bench import save_batch, save_single, scan, search
+from bench import digest_pass, recall_gc, save_batch, save_single, scan, search
 from bench.common import Context, Row, Sizes, progress
 from graph import neo4j_local
 from graph.driver import Graph, Neo4jConfig
@@ -29,6 +29,10 @@ BENCHES: dict[str, Callable[[Context], Awaitable[list[Row]]]] = {
     save_batch.NAME: save_batch.run,
     search.NAME: search.run,
     scan.NAME: scan.run,
+    digest_pass.NAME: digest_pass.run,
+    recall_gc.NAME_CONTEXT: recall_gc.run_context,
+    recall_gc.NAME_HYBRID: recall_gc.run_hybrid,
+    recall_gc.NAME_GC: recall_gc.run_gc_bench,
 }
 
 

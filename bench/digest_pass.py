@@ -34,7 +34,8 @@ async def _partition(ctx: Context, n: int, seed: int) -> tuple[str, str]:
     ids = [f"{sid}-{i}" for i in range(n)]
     for start in range(0, n, CHUNK):
         rows = [{"id": ids[i], "content": f"artifact {i}",
-                 "status": "archived" if rnd.random() < 0.005 else "active"} for i in range(start, min(n, start + CHUNK))]
+                 "status": "archived" if rnd.random() < 0.005 else "active"}
+                for i in range(start, min(n, start + CHUNK))]
         await ctx.raw_write("UNWIND $rows AS r CREATE (a:Artifact:Memory) SET a = $base, a.id = r.id, "
                             "a.content = r.content, a.status = r.status", rows=rows, base=base)
     # 3 edges per artifact, mostly towards lower ids (a DAG-like refgraph with long chains)

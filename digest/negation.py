@@ -56,6 +56,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
+from functools import lru_cache
 from types import ModuleType
 
 __all__ = [
@@ -138,8 +139,14 @@ def _get_jieba() -> ModuleType:
     return _jieba
 
 
+@lru_cache(maxsize=64)
+def _segment(text: str) -> tuple[str, ...]:
+    # Cached: a save asks is_negating and derive_subject of the same text back to back; segment it once.
+    return tuple(_get_jieba().lcut(text, HMM=False))
+
+
 def _tokens(text: str) -> list[str]:
-    return list(_get_jieba().lcut(text, HMM=False))
+    return list(_segment(text))
 
 
 def _is_han_word(token: str) -> bool:

@@ -27,11 +27,12 @@ async def _one(tx: AsyncManagedTransaction, name: str, **params: Any) -> Row | N
 
 async def save(tx: AsyncManagedTransaction, *, scope_id: str, rows: list[Row], now: datetime,
                actor: str) -> tuple[list[str], list[Row]] | None:
-    """(denied family/kind list, saved nodes); None when the scope does not exist (or is being deleted)."""
+    """(denied family/kind list, [{id, status, linked, relations}] per saved row); None when the scope does not
+    exist (or is being deleted)."""
     rec = await _one(tx, "artifact/save", scope_id=scope_id, rows=rows, now=now, actor=actor)
     if rec is None:
         return None
-    return list(rec["denied"]), [native_props(n) for n in rec["saved"]]
+    return list(rec["denied"]), list(rec["saved"])
 
 
 async def claim_idempotency(tx: AsyncManagedTransaction, *, key_id: str, request_hash: str, ids: list[str],

@@ -213,11 +213,16 @@ async def save(graph: Graph, scope_id: str, family: Family, bodies: list[_Write]
         if denied:
             raise Forbidden(f"the scope's write policy denies writes of {', '.join(sorted(set(denied)))}",
                             code="write_denied")
-        for row, node in zip(rows, saved, strict=True):
-            if node.pop("linked") != len(row["relations"]):
+        decided = {s["id"]: s for s in saved}
+        items = []
+        for row in rows:
+            got = decided[row["props"]["id"]]
+            if got["linked"] != len(row["relations"]):
                 raise NotFound("a relation names a knowledge page that is not in this scope",
                                code="relation_target_not_found")
-        return SaveResult([Artifact.from_node(n) for n in saved])
+            items.append(Artifact.from_node({**row["props"], "status": got["status"], "conflicted": got["conflicted"],
+                                             "relations": got["relations"]}))
+        return SaveResult(items)
 
     return await graph.write(work)
 
@@ -233,7 +238,8 @@ async def load(graph: Graph, scope_id: str, id: str, families: list[Family]) -> 
 
 async def list_page(graph: Graph, scope_id: str, family: Family, *, status: str, kind: str | None,
                     tier: str | None, tag: str | None, created_after: datetime | None,
-                    created_before: datetime | None, cursor: str | None, limit: int) -> tuple[list[Artifact], str | None]:
+                    created_before: datetime | None, cursor: str | None,
+                    limit: int) -> tuple[list[Artifact], str | None]:
     cursor_at, cursor_id = decode_cursor(cursor) if cursor else (None, None)
     rows = await graph.read(repo.list_page, scope_id=scope_id, family=family.value, status=status, kind=kind,
                             tier=tier, tag=tag, created_after=created_after, created_before=created_before,
