@@ -54,7 +54,9 @@ def _arm_queries() -> dict[str, str]:
     text = cypher.compose("context/assemble")
     body = text[text.index("OPTIONAL CALL (s) {") + len("OPTIONAL CALL (s) {"):text.index("\n}\nWITH s, [x IN")]
     out = {}
-    for branch in body.split("\n  UNION ALL\n"):
+    # Arms are separated by a UNION ALL followed by the next arm's `// name:` comment (the hybrid-rank
+    # fragment inside relevant_memories has UNION ALLs of its own).
+    for branch in re.split(r"\n  UNION ALL\n(?=  // [a-z_]+:)", body):
         arm = re.search(r"RETURN '([a-z_]+)' AS arm", branch)
         if arm:
             out[arm.group(1)] = ("OPTIONAL MATCH (s:Scope {id: $scope_id}) WHERE s.deleting IS NULL\n"
