@@ -9,8 +9,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from neo4j import AsyncDriver, AsyncGraphDatabase, RoutingControl
+from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, RoutingControl
 
+import cypher
 from graph.errors import translate
 
 T = TypeVar("T")
@@ -34,6 +35,12 @@ def make_driver(cfg: Neo4jConfig) -> AsyncDriver:
         max_transaction_retry_time=8.0,
         liveness_check_timeout=30.0,
     )
+
+
+async def run_named(tx: AsyncManagedTransaction, name: str, **params: Any) -> list[dict[str, Any]]:
+    """Run the named query (`cypher/<name>.cypher`, fragments composed) inside a repository's transaction."""
+    result = await tx.run(cypher.compose(name), params)
+    return [r.data() async for r in result]
 
 
 class Graph:

@@ -10,15 +10,14 @@ from typing import Any
 
 from neo4j import AsyncManagedTransaction
 
-import cypher
+from graph.driver import run_named
 from graph.model import native_props
 
 Row = dict[str, Any]
 
 
 async def _all(tx: AsyncManagedTransaction, name: str, **params: Any) -> list[Row]:
-    result = await tx.run(cypher.load(name), params)
-    return [r.data() async for r in result]
+    return await run_named(tx, name, **params)
 
 
 async def _key(tx: AsyncManagedTransaction, name: str, **params: Any) -> Row | None:

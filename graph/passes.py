@@ -8,7 +8,7 @@ from typing import Any
 
 from neo4j import AsyncManagedTransaction
 
-import cypher
+from graph.driver import run_named
 from graph.model import native_props
 
 Row = dict[str, Any]
@@ -19,8 +19,7 @@ def lease_id(namespace: str, owner: str) -> str:
 
 
 async def _all(tx: AsyncManagedTransaction, name: str, **params: Any) -> list[Row]:
-    result = await tx.run(cypher.load(name), params)
-    return [r.data() async for r in result]
+    return await run_named(tx, name, **params)
 
 
 async def claim_lease(tx: AsyncManagedTransaction, *, lease: str) -> Row:
@@ -76,8 +75,7 @@ async def mark_stale(tx: AsyncManagedTransaction, *, namespace: str, owner: str,
 
 async def candidates(tx: AsyncManagedTransaction, *, name: str, **params: Any) -> list[Row]:
     """The decisions a rule query proposes (digest/candidates, gc/candidates): one set-based query."""
-    result = await tx.run(cypher.compose(name), params)
-    return [r.data() async for r in result]
+    return await _all(tx, name, **params)
 
 
 async def apply_decisions(tx: AsyncManagedTransaction, *, pass_id: str, now: datetime, actor: str,

@@ -6,12 +6,15 @@ import argparse
 import asyncio
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from graph import neo4j_local
 from graph.driver import Graph
 from graph.schema import apply_schema
 from service.settings import Settings
+
+T = TypeVar("T")
 
 
 def _instance(name: str) -> neo4j_local.LocalInstance:
@@ -65,22 +68,27 @@ def cmd_neo4j(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_schema(args: argparse.Namespace) -> int:
+def with_graph(args: argparse.Namespace, fn: Callable[[Graph], Awaitable[T]]) -> T:
+    """Run `fn` against the configured Neo4j (the managed one started if needed), with a Graph of its own."""
+    from service.app import neo4j_config
+
     settings = Settings()
     _ensure_neo4j(settings, args.instance)
 
-    async def run() -> None:
-        from service.app import neo4j_config
-
+    async def main() -> T:
         graph = Graph.connect(neo4j_config(settings))
         try:
-            report = await apply_schema(graph, rerun=args.rerun)
-            print(f"schema version {report.version}; applied {report.applied or 'nothing new'}; "
-                  f"triggers live: {', '.join(report.triggers)}")
+            return await fn(graph)
         finally:
             await graph.close()
 
-    asyncio.run(run())
+    return asyncio.run(main())
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    report = with_graph(args, lambda g: apply_schema(g, rerun=args.rerun))
+    print(f"schema version {report.version}; applied {report.applied or 'nothing new'}; "
+          f"triggers live: {', '.join(report.triggers)}")
     return 0
 
 

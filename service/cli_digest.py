@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from datetime import datetime
@@ -24,20 +23,9 @@ console = Console()
 
 
 def _with_graph(args: argparse.Namespace, fn: Callable[[Graph], Awaitable[T]]) -> T:
-    from service.app import neo4j_config
-    from service.cli import _ensure_neo4j
+    from service.cli import with_graph
 
-    settings = Settings()
-    _ensure_neo4j(settings, args.instance)
-
-    async def main() -> T:
-        graph = Graph.connect(neo4j_config(settings))
-        try:
-            return await fn(graph)
-        finally:
-            await graph.close()
-
-    return asyncio.run(main())
+    return with_graph(args, fn)
 
 
 def _run_with_progress(args: argparse.Namespace, title: str,

@@ -4,7 +4,6 @@ the Neo4j credentials, so no API key is needed). A new key's secret is printed o
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -12,7 +11,6 @@ from typing import Any
 from graph.driver import Graph
 from graph.errors import CognitionError
 from service import auth
-from service.settings import Settings
 
 AddCommand = Callable[[str, Callable[[argparse.Namespace], int], str], argparse.ArgumentParser]
 
@@ -31,23 +29,16 @@ def register(add: AddCommand) -> None:
 
 
 def cmd_keys(args: argparse.Namespace) -> int:
-    from service.app import neo4j_config
-    from service.cli import _ensure_neo4j
+    from service.cli import with_graph
 
-    settings = Settings()
-    _ensure_neo4j(settings, args.instance)
-
-    async def run() -> int:
-        graph = Graph.connect(neo4j_config(settings))
+    async def run(graph: Graph) -> int:
         try:
             return await _ACTIONS[args.keys_action](graph, args)
         except CognitionError as exc:
             print(f"cognition keys: {exc.code}: {exc.message}", file=sys.stderr)
             return 1
-        finally:
-            await graph.close()
 
-    return asyncio.run(run())
+    return with_graph(args, run)
 
 
 async def _create(graph: Graph, args: argparse.Namespace) -> int:

@@ -40,8 +40,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from neo4j import AsyncManagedTransaction
-
+from graph import recall
 from graph.driver import Graph
 from graph.errors import Invalid, NotFound
 from graph.model import Artifact, Family, Status, native_props
@@ -78,11 +77,7 @@ class Context:
     recalled: int
 
 
-async def assemble_tx(tx: AsyncManagedTransaction, /, **params: Any) -> dict[str, Any] | None:
-    """Run context/assemble.cypher in the caller's transaction: exactly one query."""
-    result = await tx.run(ranking.compose("context/assemble"), params)
-    record = await result.single()
-    return record.data() if record else None
+assemble_tx = recall.assemble  # the unit of work (graph/recall.py); a module attribute so a harness can wrap it
 
 
 async def assemble(graph: Graph, scope_id: str, *, surface: str, query: str | None = None,

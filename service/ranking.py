@@ -48,6 +48,7 @@ from neo4j import AsyncManagedTransaction
 
 import cypher
 from digest.retention import RetentionWeights, weights_param
+from graph import recall as recall_repo
 from graph.model import native_props
 
 # The composer lives with the Cypher (cypher.compose): RECALL_QUALITY_OK, RETENTION_SCORE and HYBRID_RANK are
@@ -129,8 +130,8 @@ class RankedHit:
 
 async def hybrid_search(tx: AsyncManagedTransaction, /, *, limit: int, recall: bool,
                         **params: Any) -> list[RankedHit]:
-    """Run search/hybrid.cypher in the caller's transaction: one query."""
-    result = await tx.run(compose("search/hybrid"), {**params, "limit": limit, "recall": recall})
+    """The hybrid search (graph/recall.py) in the caller's transaction: one query, hits in rank order."""
+    rows = await recall_repo.hybrid(tx, limit=limit, recall=recall, **params)
     hits = [RankedHit(native_props(r["artifact"]), float(r["score"]), r["ft_rank"], r["vec_rank"],
-                      float(r["retention"])) async for r in result]
+                      float(r["retention"])) for r in rows]
     return sorted(hits, key=lambda h: (-h.score, h.artifact["id"]))

@@ -88,7 +88,7 @@ def family_router(family: Family, path: str, create: type[Any], update: type[Any
         async def save_batch(scope_id: ScopeId, body: Annotated[batch, Body()], graph: GraphDep,  # type: ignore[valid-type]
                              actor: ActorDep, response: Response, idempotency_key: IdempotencyKey = None) -> Any:
             """Save up to 1000 records in one transaction (UNWIND). One refusal refuses the whole batch."""
-            result = await use.save(graph, scope_id, family, list(body.items), actor=actor,
+            result = await use.save(graph, scope_id, family, list(body.items), actor=actor,  # type: ignore[attr-defined]
                                     idempotency_key=idempotency_key)
             if result.replayed:
                 response.headers["Idempotent-Replayed"] = "true"

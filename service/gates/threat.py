@@ -148,13 +148,10 @@ def _scan_invisible(text: str) -> ThreatHit | None:
             if end:
                 skip_until = end
                 continue
-        elif cp == _BOM and i == 0:
-            continue
-        elif cp == _ZWJ and (_emoji_join(text, i) or _script_join(text, i)):
-            continue
-        elif cp == _ZWNJ and _script_join(text, i):
-            continue
-        elif cp in (0xFE0E, 0xFE0F) and _presentation_ok(text, i):
+        elif ((cp == _BOM and i == 0)  # a leading BOM
+              or (cp == _ZWJ and (_emoji_join(text, i) or _script_join(text, i)))
+              or (cp == _ZWNJ and _script_join(text, i))
+              or (cp in (0xFE0E, 0xFE0F) and _presentation_ok(text, i))):
             continue
         return ThreatHit("unicode." + _unicode_class(cp), i, DETECTOR_UNICODE)
     return None

@@ -86,7 +86,7 @@ def test_threat_is_reported_before_quality(client: TestClient, scope: dict[str, 
 @pytest.mark.parametrize("prefix", ["PLAN_STATE:", "TASK_STATE:", "SUBAGENT_RESULT:"])
 def test_engine_state_dumps_are_refused_except_in_the_working_tier(client: TestClient, scope: dict[str, Any],
                                                                    raw: Driver, prefix: str) -> None:
-    content = f"{prefix} step 3 of 7, next: call tool"
+    content = f"{prefix} step 3 of 7, next: call tool {scope['id']}"  # unique: the check scans the whole graph
     r = client.post(f"{base(scope)}/memories", json={"kind": "episodic", "tier": "agent", "content": content})
     assert r.status_code == 422 and r.json()["code"] == "content_quality_rejected"
     assert _stored_anywhere(raw, content) == 0
@@ -127,11 +127,13 @@ def test_write_policy_require_approval_then_approve_or_reject(client: TestClient
     assert m.status_code == 201 and m.json()["status"] == "pending"
     mid = m.json()["id"]
     assert client.get(f"{base(scope)}/memories").json()["items"] == []
-    assert [x["id"] for x in client.get(f"{base(scope)}/memories", params={"status": "pending"}).json()["items"]] == [mid]
+    pending = client.get(f"{base(scope)}/memories", params={"status": "pending"}).json()["items"]
+    assert [x["id"] for x in pending] == [mid]
     assert client.post(f"{base(scope)}/memories/search", json={"query": "zircon"}).json()["items"] == []
     r = client.post(f"{base(scope)}/memories/{mid}/approve", json={"reason": "checked"})
     assert r.status_code == 200 and r.json()["status"] == "active"
-    assert [x["id"] for x in client.post(f"{base(scope)}/memories/search", json={"query": "zircon"}).json()["items"]] == [mid]
+    found = client.post(f"{base(scope)}/memories/search", json={"query": "zircon"}).json()["items"]
+    assert [x["id"] for x in found] == [mid]
     assert client.post(f"{base(scope)}/memories/{mid}/approve").json()["code"] == "not_pending"
     n = client.post(f"{base(scope)}/memories", json={"kind": "fact", "tier": "agent", "content": "bad idea"}).json()
     assert client.post(f"{base(scope)}/memories/{n['id']}/reject").status_code == 204

@@ -1,0 +1,23 @@
+"""Recall reads: the context assembly and the hybrid search, each one named query (fragments composed by
+cypher.compose) run in the caller's transaction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from neo4j import AsyncManagedTransaction
+
+from graph.driver import run_named
+
+Row = dict[str, Any]
+
+
+async def assemble(tx: AsyncManagedTransaction, /, **params: Any) -> Row | None:
+    """context/assemble.cypher: every requested arm in exactly one query."""
+    rows = await run_named(tx, "context/assemble", **params)
+    return rows[0] if rows else None
+
+
+async def hybrid(tx: AsyncManagedTransaction, /, *, limit: int, recall: bool, **params: Any) -> list[Row]:
+    """search/hybrid.cypher: full-text and vector rankings fused, in one query."""
+    return await run_named(tx, "search/hybrid", limit=limit, recall=recall, **params)
