@@ -6,12 +6,14 @@ exfiltration links) is refused at write time. There is deliberately no switch
 to disable this scan and no parameter to skip it.
 
 scan() order: (1) invisible-Unicode detector on the RAW text, before
-normalisation can erase the evidence; (2) injection patterns on the raw text;
-(3) injection patterns on the NFKC-normalised, casefolded, whitespace-collapsed
-text (full-width / case / spacing obfuscation). Whitespace runs collapse to " ",
-or to "\\n" if the run holds a line break, so line-anchored rules still work.
-Pass-3 offsets are mapped back through a character-wise fold; if that
-approximation does not reproduce the match, the offset reported is 0.
+normalisation can erase the evidence; (2) injection patterns on the
+NFKC-normalised, casefolded, whitespace-collapsed text (full-width / case /
+spacing obfuscation) — one regex pass: the patterns are case-insensitive and
+carry both ASCII and full-width punctuation, so every raw-text match is a
+folded-text match too. Whitespace runs collapse to " ", or to "\\n" if the run
+holds a line break, so line-anchored rules still work. On a hit the offset is
+the raw text's own match when it has one, else mapped back through a
+character-wise fold; if that does not reproduce the match, the offset is 0.
 
 Judgement calls: U+00AD, U+180E and U+034F count as ``unicode.zero_width``;
 the deprecated format controls U+206A-206F count as ``unicode.bidi_control``.
@@ -305,13 +307,18 @@ def _fold_with_map(text: str) -> tuple[str, list[int]]:
 
 
 def _scan_injection(text: str) -> ThreatHit | None:
-    m = _INJECTION.search(text)
-    if m:
-        return ThreatHit(f"injection.{m.lastgroup}", m.start(), DETECTOR_INJECTION)
+    # One regex pass, over the folded text: folding (NFKC, casefold, whitespace runs collapsed) only brings
+    # obfuscated spellings closer to the patterns, which are case-insensitive already, so whatever the raw
+    # text matches the folded text matches too. Offsets map back to the raw text only on a hit.
     folded = _fold(text)
-    m = _INJECTION.search(folded) if folded != text else None  # same text: nothing new
+    m = _INJECTION.search(folded)
     if not m:
         return None
+    if folded == text:
+        return ThreatHit(f"injection.{m.lastgroup}", m.start(), DETECTOR_INJECTION)
+    raw = _INJECTION.search(text)  # exact offsets when the raw text matches as it stands
+    if raw and raw.lastgroup == m.lastgroup:
+        return ThreatHit(f"injection.{raw.lastgroup}", raw.start(), DETECTOR_INJECTION)
     # Offsets are not exact after NFKC; map cheaply via the character-wise fold.
     mapped, index = _fold_with_map(text)
     m2 = _INJECTION.search(mapped)
