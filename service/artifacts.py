@@ -193,7 +193,9 @@ async def save(graph: Graph, scope_id: str, family: Family, bodies: list[_Write]
     rows = [to_row(b, family, scope_id=scope_id, now=now, actor=actor) for b in bodies]
     if family in ADVISORY:  # working state is never searched, so never embedded
         await embedding.embed_rows(embedding.resolve(embedder), rows)
-    request_hash = sha256(json.dumps([family.value] + [b.model_dump(mode="json") for b in bodies], sort_keys=True))
+    # Only an idempotent save needs the request's fingerprint.
+    request_hash = sha256(json.dumps([family.value] + [b.model_dump(mode="json") for b in bodies], sort_keys=True)
+                          ) if idempotency_key is not None else ""
 
     async def work(tx: Any) -> SaveResult:
         if idempotency_key is not None:
