@@ -36,15 +36,21 @@ WHERE a.family IN ['memory', 'knowledge', 'skill']
   AND ($phase = 'archive' OR EXISTS {
         MATCH (p:DigestPass {state: 'finished'})-[:DECIDED]->(:Decision {action: 'archive'})-[:ABOUT]->(a)
         WHERE p.id <> $pass_id })
+  // cheap pre-filter, so only rows some rule can hold get the per-row work below: an active row with a broken
+  // reference was reached by the BFS (archived rows are BFS sources: their references are checked below)
+  AND ($phase = 'remove' OR reached[a.id] IS NOT NULL OR a.conflicted = true
+       OR (a.family = 'memory' AND a.tier = 'role' AND coalesce(a.recall_count, 0) = 0
+           AND coalesce(a.accessed_at, a.created_at) <= $stale_before))
 // 3. the rules, each with its evidence
 WITH a, reached,
      coalesce(a.conflicted, false) AS conflicted,
      a.family = 'memory' AND a.tier = 'role' AND coalesce(a.recall_count, 0) = 0
        AND coalesce(a.accessed_at, a.created_at) <= $stale_before AS stale
 WITH a, conflicted, stale,
-     head([(a)-[:DEPENDS_ON]->(x) WHERE x:Tombstone OR x.status IN ['archived', 'removed'] OR x.conflicted = true
-             | [a.id, x.id]]
-          + [(a)-[:DEPENDS_ON]->(x) WHERE reached[x.id] IS NOT NULL | [a.id] + reached[x.id]]) AS broken_path
+     coalesce(reached[a.id],
+              head([(a)-[:DEPENDS_ON]->(x) WHERE x:Tombstone OR x.status IN ['archived', 'removed'] OR x.conflicted = true
+                    | [a.id, x.id]]
+                   + [(a)-[:DEPENDS_ON]->(x) WHERE reached[x.id] IS NOT NULL | [a.id] + reached[x.id]])) AS broken_path
 WITH a, broken_path,
      [r IN [CASE WHEN broken_path IS NOT NULL THEN 'broken_reference' END,
             CASE WHEN conflicted THEN 'conflicted' END,
