@@ -6,6 +6,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,8 +31,8 @@ def test_compose_config_validates_when_a_compose_client_is_installed() -> None:
     cmd = (["docker", "compose"] if shutil.which("docker") and subprocess.run(
         ["docker", "compose", "version"], capture_output=True).returncode == 0 else
         ["docker-compose"] if shutil.which("docker-compose") else None)
-    if cmd is None:  # the YAML checks above still ran
-        return
+    if cmd is None:
+        pytest.skip("no docker compose / docker-compose client on this machine (the YAML checks above still ran)")
     proc = subprocess.run([*cmd, "config", "-q"], cwd=ROOT, capture_output=True, text=True,
                           env={"NEO4J_PASSWORD": "example-password", "PATH": "/usr/bin:/bin:/usr/local/bin"})
     assert proc.returncode == 0, proc.stderr
