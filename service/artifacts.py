@@ -401,26 +401,26 @@ async def clear_working_state(graph: Graph, scope_id: str, *, actor: str) -> int
 
 async def approve(graph: Graph, scope_id: str, id: str, families: list[Family], *, actor: str,
                   reason: str | None) -> Artifact:
-    rec = await graph.write(repo.decide_pending, "approve", scope_id=scope_id, id=id,
-                            families=[f.value for f in families], now=utcnow(), actor=actor, event_id=new_id(),
-                            reason=reason)
-    _check_pending(rec, families[0], id)
+    rec = await _decide_pending(graph, "approve", scope_id, id, families, actor=actor, reason=reason)
     return Artifact.from_node(rec["approved"])
 
 
 async def reject(graph: Graph, scope_id: str, id: str, families: list[Family], *, actor: str,
                  reason: str | None) -> None:
-    rec = await graph.write(repo.decide_pending, "reject", scope_id=scope_id, id=id,
+    await _decide_pending(graph, "reject", scope_id, id, families, actor=actor, reason=reason)
+
+
+async def _decide_pending(graph: Graph, decision: str, scope_id: str, id: str, families: list[Family], *,
+                          actor: str, reason: str | None) -> dict[str, Any]:
+    """Approve or reject a pending record (an event either way); 409 `not_pending` for any other status."""
+    rec = await graph.write(repo.decide_pending, decision, scope_id=scope_id, id=id,
                             families=[f.value for f in families], now=utcnow(), actor=actor, event_id=new_id(),
                             reason=reason)
-    _check_pending(rec, families[0], id)
-
-
-def _check_pending(rec: dict[str, Any], family: Family, id: str) -> None:
     if not rec["found"]:
-        raise _not_found(family, id)
+        raise _not_found(families[0], id)
     if rec["was"] != "pending":
         raise Conflict(f"{id} is {rec['was']}, not pending approval", code="not_pending")
+    return rec
 
 
 async def get_write_policy(graph: Graph, scope_id: str) -> dict[str, Any]:
