@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-import cypher
 from digest.explain import explain
 from digest.negation import derive_subject, is_negating
 from graph import artifacts as repo
@@ -397,45 +396,6 @@ async def clear_working_state(graph: Graph, scope_id: str, *, actor: str) -> int
     if n is None:
         raise _scope_missing(scope_id)
     return n
-
-
-async def approve(graph: Graph, scope_id: str, id: str, families: list[Family], *, actor: str,
-                  reason: str | None) -> Artifact:
-    rec = await _decide_pending(graph, "approve", scope_id, id, families, actor=actor, reason=reason)
-    return Artifact.from_node(rec["approved"])
-
-
-async def reject(graph: Graph, scope_id: str, id: str, families: list[Family], *, actor: str,
-                 reason: str | None) -> None:
-    await _decide_pending(graph, "reject", scope_id, id, families, actor=actor, reason=reason)
-
-
-async def _decide_pending(graph: Graph, decision: str, scope_id: str, id: str, families: list[Family], *,
-                          actor: str, reason: str | None) -> dict[str, Any]:
-    """Approve or reject a pending record (an event either way); 409 `not_pending` for any other status."""
-    rec = await graph.write(repo.decide_pending, decision, scope_id=scope_id, id=id,
-                            families=[f.value for f in families], now=utcnow(), actor=actor, event_id=new_id(),
-                            reason=reason)
-    if not rec["found"]:
-        raise _not_found(families[0], id)
-    if rec["was"] != "pending":
-        raise Conflict(f"{id} is {rec['was']}, not pending approval", code="not_pending")
-    return rec
-
-
-async def get_write_policy(graph: Graph, scope_id: str) -> dict[str, Any]:
-    rows = await graph.query(cypher.load("scope/write_policy_get"), write=False, id=scope_id)
-    if not rows:
-        raise _scope_missing(scope_id)
-    stored = rows[0]["policy"]
-    return dict(json.loads(stored)) if stored else {}
-
-
-async def set_write_policy(graph: Graph, scope_id: str, policy: dict[str, Any], *, actor: str) -> None:
-    rows = await graph.query(cypher.load("scope/write_policy_set"), id=scope_id, policy=json.dumps(policy),
-                             now=utcnow(), actor=actor, event_id=new_id())
-    if not rows:
-        raise _scope_missing(scope_id)
 
 
 async def restore(graph: Graph, scope_id: str, id: str, families: list[Family], *, actor: str,

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Body, Header, Path, Query, Response
 from pydantic import TypeAdapter
 
 from graph.model import Artifact, EdgeType, Family, Kind, Tier
+from service import approvals
 from service import artifacts as use
 from service.api.schemas import (
     ArtifactPublic,
@@ -153,7 +154,7 @@ def family_router(family: Family, path: str, create: type[Any], update: type[Any
         async def approve(scope_id: ScopeId, item_id: ItemId, graph: GraphDep, actor: ActorDep,
                           body: Decision | None = None) -> Any:
             """Approve a pending record (an event); it becomes active and visible."""
-            return public(await use.approve(graph, scope_id, item_id, fams, actor=actor,
+            return public(await approvals.approve(graph, scope_id, item_id, fams, actor=actor,
                                             reason=body.reason if body else None))
 
         @router.post("/{item_id}/reject", status_code=204, responses=error_responses(404, 409, 503),
@@ -161,7 +162,7 @@ def family_router(family: Family, path: str, create: type[Any], update: type[Any
         async def reject(scope_id: ScopeId, item_id: ItemId, graph: GraphDep, actor: ActorDep,
                          body: Decision | None = None) -> Response:
             """Reject a pending record (an event): its content is deleted, a tombstone remains."""
-            await use.reject(graph, scope_id, item_id, fams, actor=actor, reason=body.reason if body else None)
+            await approvals.reject(graph, scope_id, item_id, fams, actor=actor, reason=body.reason if body else None)
             return Response(status_code=204)
 
     if approvable:  # the advisory families: archived by digest / GC, brought back by restore

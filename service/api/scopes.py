@@ -8,7 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path
 from pydantic import BaseModel, ConfigDict, Field
 
-from service import artifacts as artifacts_use
+from service import approvals
 from service import scopes as use
 from service.api.schemas import WritePolicy
 from service.deps import ActorDep, GraphDep
@@ -70,11 +70,11 @@ async def delete_scope(scope_id: ScopeId, graph: GraphDep, actor: ActorDep) -> S
 @router.get("/{scope_id}/write-policy", response_model=WritePolicy, responses=error_responses(404, 503))
 async def get_write_policy(scope_id: ScopeId, graph: GraphDep) -> WritePolicy:
     """The scope's write-approval policy (`auto` for everything unless set)."""
-    return WritePolicy.model_validate(await artifacts_use.get_write_policy(graph, scope_id))
+    return WritePolicy.model_validate(await approvals.get_write_policy(graph, scope_id))
 
 
 @router.put("/{scope_id}/write-policy", response_model=WritePolicy, responses=error_responses(404, 422, 503))
 async def put_write_policy(scope_id: ScopeId, body: WritePolicy, graph: GraphDep, actor: ActorDep) -> WritePolicy:
     """Replace the scope's write-approval policy (an event)."""
-    await artifacts_use.set_write_policy(graph, scope_id, body.model_dump(mode="json"), actor=actor)
+    await approvals.set_write_policy(graph, scope_id, body.model_dump(mode="json"), actor=actor)
     return body
