@@ -10,7 +10,7 @@ from typing import Any
 from neo4j import AsyncManagedTransaction
 
 from graph.driver import run_named
-from graph.model import EdgeType, native_props
+from graph.model import EdgeType, native, native_props
 
 Row = dict[str, Any]
 
@@ -82,16 +82,7 @@ async def history(tx: AsyncManagedTransaction, *, scope_id: str, id: str, famili
 
 async def view(tx: AsyncManagedTransaction, *, name: str, scope_id: str, id: str, families: list[str]) -> Row | None:
     rec = await _one(tx, f"views/{name}", scope_id=scope_id, id=id, families=families)
-    return _deep_native(rec["view"]) if rec else None
-
-
-def _deep_native(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _deep_native(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_deep_native(v) for v in value]
-    to_native = getattr(value, "to_native", None)
-    return to_native() if callable(to_native) else value
+    return native(rec["view"]) if rec else None
 
 
 async def create_edge(tx: AsyncManagedTransaction, *, scope_id: str, type: EdgeType, from_id: str, to_id: str,

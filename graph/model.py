@@ -118,7 +118,7 @@ class Artifact(BaseModel):
     @classmethod
     def from_node(cls, props: dict[str, Any]) -> Artifact:
         # Vectors (service/embedding.py) stay in the graph: not part of the record.
-        data = {k: _native(v) for k, v in props.items() if k not in EMBEDDING_PROPS}
+        data = {k: native(v) for k, v in props.items() if k not in EMBEDDING_PROPS}
         if isinstance(data.get("metadata"), str):
             data["metadata"] = json.loads(data["metadata"])
         return cls.model_validate(data)
@@ -128,10 +128,15 @@ class Artifact(BaseModel):
         return f'"{self.id}.{self.revision}"'
 
 
-def _native(value: Any) -> Any:
+def native(value: Any) -> Any:
+    """A value read from Neo4j with its temporal values made Python-native, inside maps and lists too."""
+    if isinstance(value, dict):
+        return {k: native(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [native(v) for v in value]
     to_native = getattr(value, "to_native", None)
     return to_native() if callable(to_native) else value
 
 
 def native_props(props: dict[str, Any]) -> dict[str, Any]:
-    return {k: _native(v) for k, v in props.items()}
+    return {k: native(v) for k, v in props.items()}

@@ -9,7 +9,7 @@ from typing import Any
 from neo4j import AsyncManagedTransaction
 
 from graph.driver import run_named
-from graph.model import native_props
+from graph.model import native, native_props
 
 Row = dict[str, Any]
 
@@ -26,7 +26,7 @@ async def claim_lease(tx: AsyncManagedTransaction, *, lease: str) -> Row:
     """Lock the partition's lease and say who holds it (the lock lasts until this transaction ends)."""
     rows = await _all(tx, "digest/lease_claim", lease_id=lease)
     row = rows[0]
-    return {"holder": row["holder"], "lease_until": _native(row["lease_until"]),
+    return {"holder": row["holder"], "lease_until": native(row["lease_until"]),
             "pass": native_props(row["pass"]) if row["pass"] else None}
 
 
@@ -82,8 +82,3 @@ async def apply_decisions(tx: AsyncManagedTransaction, *, pass_id: str, now: dat
                           decisions: list[Row]) -> int:
     out = await _all(tx, "digest/apply_decisions", pass_id=pass_id, now=now, actor=actor, decisions=decisions)
     return int(out[0]["applied"]) if out else 0
-
-
-def _native(value: Any) -> Any:
-    to_native = getattr(value, "to_native", None)
-    return to_native() if callable(to_native) else value

@@ -307,19 +307,32 @@ async def update(graph: Graph, scope_id: str, id: str, families: list[Family], b
 
 async def update_kernel(graph: Graph, scope_id: str, family: Family, body: KernelUpdate, *, if_match: str | None,
                         actor: str) -> Artifact:
-    kernel = await get_kernel(graph, scope_id, family, recall=False)
-    return await update(graph, scope_id, kernel.id, [family], body, if_match=if_match, actor=actor)
+    kid = await kernel_id(graph, scope_id, family)
+    return await update(graph, scope_id, kid, [family], body, if_match=if_match, actor=actor)
 
 
-async def get_kernel(graph: Graph, scope_id: str, family: Family, *, recall: bool = True) -> Artifact:
-    from service.scopes import get_scope
+async def get_kernel(graph: Graph, scope_id: str, family: Family) -> Artifact:
+    """Load a scope's agent or world kernel (a recall)."""
+    return await load(graph, scope_id, await kernel_id(graph, scope_id, family), [family])
 
-    scope = await get_scope(graph, scope_id)
-    kid = scope["agent_kernel_id" if family is Family.agent_kernel else "world_kernel_id"]
-    if recall:
-        return await load(graph, scope_id, kid, [family])
-    rec = await graph.read(repo.get, scope_id=scope_id, id=kid)
-    return Artifact.from_node(rec["artifact"])
+
+# A scope's kernels are created with it and never replaced, so their ids are safe to remember: after the first
+# look-up a kernel operation is one round trip. Bounded; a deleted scope's entry only leads to a 404 later.
+_KERNEL_IDS: dict[str, tuple[str, str]] = {}
+_KERNEL_IDS_MAX = 10_000
+
+
+async def kernel_id(graph: Graph, scope_id: str, family: Family) -> str:
+    ids = _KERNEL_IDS.get(scope_id)
+    if ids is None:
+        from service.scopes import get_scope
+
+        scope = await get_scope(graph, scope_id)
+        ids = (str(scope["agent_kernel_id"]), str(scope["world_kernel_id"]))
+        if len(_KERNEL_IDS) >= _KERNEL_IDS_MAX:
+            _KERNEL_IDS.pop(next(iter(_KERNEL_IDS)))
+        _KERNEL_IDS[scope_id] = ids
+    return ids[0] if family is Family.agent_kernel else ids[1]
 
 
 async def delete(graph: Graph, scope_id: str, id: str, families: list[Family], *, detach: bool,

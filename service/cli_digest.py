@@ -13,7 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
 from digest.explain import explain
-from digest.gc import GCConfig, run_gc
+from digest.gc import run_gc
 from digest.passes import PassRequest, run_pass
 from graph.driver import Graph
 from service.settings import Settings
@@ -60,8 +60,9 @@ def cmd_digest(args: argparse.Namespace) -> int:
 
 
 def cmd_gc(args: argparse.Namespace) -> int:
-    s = Settings()
-    config = GCConfig(max_entries=s.gc_max_entries, ttl_batch=s.gc_ttl_batch)
+    from service.api.gc import gc_config
+
+    config = gc_config(Settings())
     return _run_with_progress(
         args, f"gc {args.phase} pass on {args.namespace}/{args.owner}",
         lambda g, progress: run_gc(g, namespace=args.namespace, cognitive_owner=args.owner, actor=f"cli:{args.actor}",

@@ -1,6 +1,6 @@
 // Derived view `invalidation`: what, if anything, makes this artifact no longer good — its flags, who
 // supersedes it, and its broken references (as evidence paths; the same rule as
-// refgraph/broken_references_of.cypher). Read-only. Params: $scope_id, $id, $families
+// refgraph/broken_references.cypher, for one artifact). Read-only. Params: $scope_id, $id, $families
 OPTIONAL MATCH (a:Artifact {id: $id}) WHERE a.scope_id = $scope_id AND a.family IN $families
 OPTIONAL MATCH (t:Tombstone {id: $id}) WHERE t.scope_id = $scope_id AND t.family IN $families
 WITH coalesce(a, t) AS a WHERE a IS NOT NULL

@@ -232,16 +232,15 @@ async def put_kernel(scope_id: ScopeId, which: KernelName, body: KernelUpdate, r
 @kernels.get("/{which}/history", response_model=History, responses=error_responses(404, 503))
 async def kernel_history(scope_id: ScopeId, which: KernelName, graph: GraphDep) -> Any:
     fam = _kernel_family(which)
-    art = await use.get_kernel(graph, scope_id, fam, recall=False)
-    return {"items": await use.history(graph, scope_id, art.id, [fam])}
+    return {"items": await use.history(graph, scope_id, await use.kernel_id(graph, scope_id, fam), [fam])}
 
 
 @kernels.delete("/{which}", responses=error_responses(404, 409))
 async def delete_kernel(scope_id: ScopeId, which: KernelName, graph: GraphDep, actor: ActorDep) -> Any:
     """Always refused: kernels go only with their scope (409 `kernel_not_deletable`)."""
     fam = _kernel_family(which)
-    art = await use.get_kernel(graph, scope_id, fam, recall=False)
-    await use.delete(graph, scope_id, art.id, [fam], detach=False, reason=None, actor=actor)
+    await use.delete(graph, scope_id, await use.kernel_id(graph, scope_id, fam), [fam], detach=False, reason=None,
+                     actor=actor)
 
 
 edges = APIRouter(prefix="/v1/scopes/{scope_id}/edges", tags=["edges"])

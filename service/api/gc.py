@@ -37,7 +37,7 @@ async def create_run(body: GCRunCreate, graph: GraphDep, actor: ActorDep, respon
     """One GC pass over one partition: `["archive"]` (default: TTL batch + capacity eviction) or `["remove"]`
     (what earlier finished GC passes archived). Exempt kinds are never evicted."""
     out = await run_gc(graph, namespace=body.namespace, cognitive_owner=body.cognitive_owner, actor=actor,
-                       config=_config(request.app.state.settings), phases=body.phases, dry_run=body.dry_run,
+                       config=gc_config(request.app.state.settings), phases=body.phases, dry_run=body.dry_run,
                        as_of=body.as_of,
                        max_entries=body.max_entries)
     observability.record_pass(out)  # decisions by rule, for /metrics
@@ -46,5 +46,6 @@ async def create_run(body: GCRunCreate, graph: GraphDep, actor: ActorDep, respon
     return out
 
 
-def _config(s: Settings) -> GCConfig:
+def gc_config(s: Settings) -> GCConfig:
+    """The GC configuration from the settings (API and CLI alike)."""
     return GCConfig(max_entries=s.gc_max_entries, ttl_batch=s.gc_ttl_batch)

@@ -8,6 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path
 from pydantic import BaseModel, ConfigDict, Field
 
+from graph.model import native
 from service import approvals
 from service import scopes as use
 from service.api.schemas import WritePolicy
@@ -44,8 +45,7 @@ class ScopeDeleted(BaseModel):
 
 
 def _public(row: dict[str, object]) -> ScopePublic:
-    created = row["created_at"]
-    return ScopePublic.model_validate({**row, "created_at": getattr(created, "to_native", lambda: created)()})
+    return ScopePublic.model_validate(native(row))
 
 
 @router.post("", status_code=201, response_model=ScopePublic, responses=error_responses(409, 422, 503))

@@ -299,3 +299,23 @@ def test_pass_is_readable_afterwards(client: TestClient, scope: dict[str, Any]) 
     assert again["pass"]["state"] == "finished" and again["pass"]["n_archive"] == 1
     assert [d["artifact_id"] for d in again["decisions"]] == [a] and again["decisions"][0]["cites"] == [b]
     assert client.get("/v1/digest/passes/nope").status_code == 404
+
+
+def test_refgraph_support_and_dependency_health_queries_return_evidence(client: TestClient, scope: dict[str, Any],
+                                                                         raw: Driver) -> None:
+    import cypher
+
+    a, b, c, s = (mem(client, scope, n) for n in ("a", "b", "c", "supporter"))
+    edge(client, scope, "DEPENDS_ON", a, b)
+    edge(client, scope, "DEPENDS_ON", b, c)
+    edge(client, scope, "SUPPORTS", s, a)
+    rec = raw.execute_query(cypher.load("refgraph/dependency_health"), id=a).records[0]
+    assert rec["healthy"] is True
+    client.delete(f"{base(scope)}/memories/{c}", params={"detach": "true"})
+    rec = raw.execute_query(cypher.load("refgraph/dependency_health"), id=a).records[0]
+    assert rec["healthy"] is False and rec["path"] == [a, b, c]
+    sup = raw.execute_query(cypher.load("refgraph/inbound_support"), id=a).records
+    assert [(r["supporter"], r["healthy"], r["path"]) for r in sup] == [(s, True, [s, a])]
+    raw.execute_query("MATCH (x {id: $id}) SET x.stale = true", id=s)
+    sup = raw.execute_query(cypher.load("refgraph/inbound_support"), id=a).records
+    assert sup[0]["healthy"] is False
