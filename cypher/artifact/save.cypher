@@ -24,6 +24,9 @@ OPTIONAL CALL (rows, denied) {
   CALL (a) {
     WITH a WHERE a.family = 'memory' AND a.negating = true AND a.subject IS NOT NULL AND a.status = 'active'
     MATCH (o:Artifact {scope_id: a.scope_id, subject: a.subject})
+    // Hinted: a plan cached while the database was empty would otherwise scan every artifact per row until
+    // the planner's statistics-divergence replan (seconds per batch on a fresh server).
+    USING INDEX o:Artifact(scope_id, subject)
     WHERE o.family = 'memory' AND o.status = 'active' AND coalesce(o.negating, false) = false AND o.id <> a.id
       AND NOT coalesce(o.conflicted, false)
     MERGE (a)-[:SUPERSEDES]->(o)

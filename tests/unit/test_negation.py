@@ -241,12 +241,12 @@ def test_derive_subject_none(text: str) -> None:
 
 
 def test_import_is_lazy_and_first_use_is_silent() -> None:
-    # Fresh interpreter: importing must not load jieba; first use must not print to stderr.
+    # Fresh interpreter: importing must not load the segmenter; first use must not print to stderr.
     code = (
         "import sys, digest.negation as n\n"
-        "assert 'jieba' not in sys.modules\n"
+        "assert 'rjieba' not in sys.modules\n"
         "assert n.negation_markers('I never drink tea') == ['never']\n"
-        "assert 'jieba' not in sys.modules  # no Han text, no jieba\n"
+        "assert 'rjieba' not in sys.modules  # no Han text, no segmenter\n"
         "assert n.negation_markers('我不再喝咖啡') == ['不再']\n"
     )
     root = Path(__file__).resolve().parents[2]
