@@ -148,12 +148,15 @@ def _segment(text: str) -> tuple[str, ...]:
     return tuple(_get_segmenter().cut(text, False))  # hmm=False: the dictionary alone decides
 
 
-def _tokens(text: str) -> list[str]:
-    return list(_segment(text))
+def _tokens(text: str) -> tuple[str, ...]:
+    return _segment(text)
+
+
+_HAN_WORD_RE = re.compile(r"[\u4e00-\u9fff]+")
 
 
 def _is_han_word(token: str) -> bool:
-    return bool(token) and all("\u4e00" <= ch <= "\u9fff" for ch in token)
+    return _HAN_WORD_RE.fullmatch(token) is not None
 
 
 def _inside_pseudo(text: str, start: int, end: int) -> bool:
@@ -167,24 +170,41 @@ def _is_a_not_a(text: str, start: int) -> bool:
     return text[start] in "不没" and 0 < start < len(text) - 1 and text[start - 1] == text[start + 1]
 
 
+_MARKER_TOKENS: frozenset[str] = CHINESE_MARKERS | STANDALONE_NEGATORS
+
+
+def _token_starts(text: str, tokens: tuple[str, ...]) -> list[int]:
+    """Where each token starts in text. The segmenter's tokens concatenate to its input; should one ever not,
+    each token is found from where the previous one ended."""
+    starts, pos = [], 0
+    if "".join(tokens) == text:
+        for tok in tokens:
+            starts.append(pos)
+            pos += len(tok)
+        return starts
+    for tok in tokens:
+        start = text.find(tok, pos)
+        start = pos if start == -1 else start
+        starts.append(start)
+        pos = start + len(tok)
+    return starts
+
+
 def _chinese_markers(text: str) -> list[tuple[int, str]]:
     found: list[tuple[int, str]] = []
     tokens = _tokens(text)
-    pos = 0
-    for i, tok in enumerate(tokens):
-        start = text.find(tok, pos)  # jieba tokens concatenate to the input
-        start = pos if start == -1 else start
-        pos = start + len(tok)
-        if tok in PSEUDO_NEGATIONS:
-            continue
+    hits = [i for i, tok in enumerate(tokens) if tok in _MARKER_TOKENS]  # most texts have none
+    if not hits:
+        return found
+    starts = _token_starts(text, tokens)
+    for i in hits:
+        tok, start = tokens[i], starts[i]
         if tok in CHINESE_MARKERS:
             hit = True
-        elif tok in STANDALONE_NEGATORS:
+        else:  # a standalone negator
             nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
             hit = _is_han_word(nxt) and nxt not in PSEUDO_NEGATIONS
-        else:
-            hit = False
-        if hit and not _is_a_not_a(text, start) and not _inside_pseudo(text, start, pos):
+        if hit and not _is_a_not_a(text, start) and not _inside_pseudo(text, start, start + len(tok)):
             found.append((start, tok))
     return found
 
@@ -236,13 +256,13 @@ _EN_WORD_RE = re.compile(r"[a-z0-9]+")
 
 def _zh_content(token: str) -> str | None:
     """Content left in a Chinese token after dropping negation, or None."""
-    if token in STANDALONE_NEGATORS:
-        return None
-    if token in CHINESE_MARKERS:
+    if token in _MARKER_TOKENS:
+        if token in STANDALONE_NEGATORS:
+            return None
         # 不喜欢 -> 喜欢, 不可以 -> 可以: keep the verb so the negated and the
         # plain statement share it; 不要 -> 要 is too short and is dropped.
         token = token[1:] if token.startswith("不") else ""
-    if len(token) < 2 or not _is_han_word(token) or token in _ZH_STOP_WORDS:
+    if len(token) < 2 or token in _ZH_STOP_WORDS or not _is_han_word(token):
         return None
     return token
 

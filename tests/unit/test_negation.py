@@ -15,6 +15,7 @@ from digest.negation import (
     CHINESE_MARKERS,
     ENGLISH_PSEUDO_NEGATIONS,
     PSEUDO_NEGATIONS,
+    STANDALONE_NEGATORS,
     _tokens,
     derive_subject,
     is_negating,
@@ -139,7 +140,7 @@ def test_english_fragments_and_pseudo(text: str) -> None:
 
 @pytest.mark.parametrize("word", sorted(PSEUDO_NEGATIONS))
 def test_pseudo_negations_segment_whole_and_do_not_negate(word: str) -> None:
-    assert _tokens(word) == [word]
+    assert _tokens(word) == (word,)
     assert not is_negating(word)
 
 
@@ -253,3 +254,11 @@ def test_import_is_lazy_and_first_use_is_silent() -> None:
     proc = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
+
+
+def test_marker_sets_are_disjoint() -> None:
+    # _chinese_markers and _zh_content test marker membership before pseudo-negation membership: a word in two
+    # of these sets would be classified by whichever check comes first.
+    assert CHINESE_MARKERS.isdisjoint(PSEUDO_NEGATIONS)
+    assert STANDALONE_NEGATORS.isdisjoint(PSEUDO_NEGATIONS)
+    assert STANDALONE_NEGATORS.isdisjoint(CHINESE_MARKERS)
