@@ -25,7 +25,7 @@ from graph.errors import Conflict, Invalid, NotFound
 
 PHASES = ("archive", "remove")
 STALE_AFTER = timedelta(days=30)  # INV-MEM-29: role-tier memories with zero recall for 30+ days
-BATCH = 2000
+BATCH = 5000  # decisions per transaction: fewer commits (each pays the invariant trigger), bounded memory
 LEASE = timedelta(seconds=60)
 
 Progress = Callable[[int, int], None]

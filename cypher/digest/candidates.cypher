@@ -26,18 +26,38 @@ CALL (scope_ids) {
 CALL (sources) {
   CALL apoc.path.expandConfig(sources, {relationshipFilter: '<DEPENDS_ON', uniqueness: 'NODE_GLOBAL', bfs: true,
                                         minLevel: 1}) YIELD path
-  RETURN apoc.map.fromPairs(collect([last(nodes(path)).id, [n IN reverse(nodes(path)) | n.id]])) AS reached
+  WITH last(nodes(path)) AS r, [n IN reverse(nodes(path)) | n.id] AS evidence
+  RETURN apoc.map.fromPairs(collect([r.id, evidence])) AS reached, collect(r) AS reached_nodes
 }
-// 2. the candidates of this phase
-UNWIND scope_ids AS sid
-MATCH (a:Artifact {scope_id: sid})
+// 2. the candidates of this phase: only rows some rule can hold, found without scanning the partition. An active
+//    row with a broken reference was reached by the BFS (archived rows are BFS sources: their references are
+//    checked below); a conflicted row by its index; a stale one is a role-tier memory; remove takes archived rows.
+//    Collected as lists and deduplicated before one UNWIND: a UNION subquery here would have its rows buffered
+//    with the big `reached` map beside each, which the transaction memory pool counts once per row.
+CALL (scope_ids) {
+  UNWIND scope_ids AS sid
+  MATCH (a:Artifact {scope_id: sid, conflicted: true}) USING INDEX a:Artifact(scope_id, conflicted)
+  RETURN collect(a) AS conflicted_nodes
+}
+CALL (scope_ids) {
+  UNWIND scope_ids AS sid
+  MATCH (a:Artifact {scope_id: sid, tier: 'role'}) USING INDEX a:Artifact(scope_id, tier)
+  RETURN collect(a) AS role_nodes
+}
+CALL (scope_ids) {
+  UNWIND CASE $phase WHEN 'remove' THEN scope_ids ELSE [] END AS sid
+  UNWIND ['memory', 'knowledge', 'skill'] AS family
+  MATCH (a:Artifact {scope_id: sid, family: family, status: 'archived'})
+  USING INDEX a:Artifact(scope_id, family, status)
+  RETURN collect(a) AS archived_nodes
+}
+UNWIND apoc.coll.toSet(reached_nodes + conflicted_nodes + role_nodes + archived_nodes) AS a
+WITH a, reached
 WHERE a.family IN ['memory', 'knowledge', 'skill']
   AND a.status = CASE $phase WHEN 'archive' THEN 'active' ELSE 'archived' END
   AND ($phase = 'archive' OR EXISTS {
         MATCH (p:DigestPass {state: 'finished'})-[:DECIDED]->(:Decision {action: 'archive'})-[:ABOUT]->(a)
         WHERE p.id <> $pass_id })
-  // cheap pre-filter, so only rows some rule can hold get the per-row work below: an active row with a broken
-  // reference was reached by the BFS (archived rows are BFS sources: their references are checked below)
   AND ($phase = 'remove' OR reached[a.id] IS NOT NULL OR a.conflicted = true
        OR (a.family = 'memory' AND a.tier = 'role' AND coalesce(a.recall_count, 0) = 0
            AND coalesce(a.accessed_at, a.created_at) <= $stale_before))
