@@ -119,6 +119,26 @@ def test_stale_role_memories_are_flagged_searchable_and_archived(client: TestCli
     assert old in {h["id"] for h in hits["items"]}
 
 
+def test_stale_flags_clear_when_the_condition_no_longer_holds(client: TestClient, scope: dict[str, Any],
+                                                            raw: Driver) -> None:
+    # The pass refreshes flags by index seeks (role-tier rows, rows flagged stale): a row that left the role tier
+    # must still be found and cleared, as must a role-tier row recalled since.
+    recalled = mem(client, scope, "comet recalled since", tier="role")
+    retiered = mem(client, scope, "comet moved to the agent tier", tier="role")
+    still = mem(client, scope, "comet still stale", tier="role")
+    raw.execute_query("MATCH (a) WHERE a.id IN $ids SET a.accessed_at = datetime() - duration('P31D'), a.stale = true",
+                      ids=[recalled, retiered, still])
+    raw.execute_query("MATCH (a {id: $id}) SET a.recall_count = 2", id=recalled)
+    raw.execute_query("MATCH (a {id: $id}) SET a.tier = 'agent'", id=retiered)
+    d = by_artifact(run(client, scope, dry_run=True))
+    assert set(d) == {still}
+    run(client, scope)
+    rows = raw.execute_query("MATCH (a) WHERE a.id IN $ids RETURN a.id AS id, a.stale AS stale, a.status AS status",
+                             ids=[recalled, retiered, still]).records
+    got = {r["id"]: (r["stale"], r["status"]) for r in rows}
+    assert got == {recalled: (False, "active"), retiered: (False, "active"), still: (True, "archived")}
+
+
 def test_as_of_evaluates_time_rules_at_another_instant(client: TestClient, scope: dict[str, Any]) -> None:
     fresh = mem(client, scope, "fresh role memory", tier="role")
     assert run(client, scope, dry_run=True)["decisions"] == []
