@@ -143,13 +143,9 @@ def _get_segmenter() -> rjieba.Jieba:
 
 
 @lru_cache(maxsize=64)
-def _segment(text: str) -> tuple[str, ...]:
+def _tokens(text: str) -> tuple[str, ...]:
     # Cached: a save asks is_negating and derive_subject of the same text back to back; segment it once.
     return tuple(_get_segmenter().cut(text, False))  # hmm=False: the dictionary alone decides
-
-
-def _tokens(text: str) -> tuple[str, ...]:
-    return _segment(text)
 
 
 _HAN_WORD_RE = re.compile(r"[\u4e00-\u9fff]+")

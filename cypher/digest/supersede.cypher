@@ -4,7 +4,7 @@
 // Params: $namespace, $owner
 MATCH (s:Scope {namespace: $namespace, cognitive_owner: $owner})
 MATCH (n:Artifact {scope_id: s.id, negating: true}) USING INDEX n:Artifact(scope_id, negating)
-WHERE n.family = 'memory' AND n.status = 'active' AND n.negating = true AND n.subject IS NOT NULL
+WHERE n.family = 'memory' AND n.status = 'active' AND n.subject IS NOT NULL
 MATCH (o:Artifact {scope_id: s.id, subject: n.subject}) USING INDEX o:Artifact(scope_id, subject)
 WHERE o.family = 'memory' AND o.status = 'active' AND coalesce(o.negating, false) = false
   AND o.created_at <= n.created_at AND o.id <> n.id AND NOT coalesce(o.conflicted, false)

@@ -165,7 +165,7 @@ def family_router(family: Family, path: str, create: type[Any], update: type[Any
             await approvals.reject(graph, scope_id, item_id, fams, actor=actor, reason=body.reason if body else None)
             return Response(status_code=204)
 
-    if approvable:  # the advisory families: archived by digest / GC, brought back by restore
+        # the advisory families: archived by digest / GC, brought back by restore
         @router.post("/{item_id}/restore", response_model=ArtifactPublic, responses=error_responses(404, 409, 503),
                      name=f"restore_{name}")
         async def restore(scope_id: ScopeId, item_id: ItemId, graph: GraphDep, actor: ActorDep,
