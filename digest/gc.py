@@ -40,5 +40,5 @@ async def run_gc(graph: Graph, *, namespace: str, cognitive_owner: str, actor: s
         "w": weights_param(config.weights),
     }
     req = PassRequest(namespace=namespace, cognitive_owner=cognitive_owner, phases=phases, actor=actor,
-                      dry_run=dry_run, as_of=as_of, kind="gc", rules_query="gc/candidates", params=params)
+                      dry_run=dry_run, as_of=as_of, kind="gc", params=params)
     return await run_pass(graph, req, progress=progress)

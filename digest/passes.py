@@ -1,11 +1,12 @@
 """Digest (and GC) passes over one partition `(namespace, cognitive_owner)`.
 
-A pass is an admitted routine with a lease: one pass per partition at a time. Its work is set-based Cypher:
-one query proposes every decision of the phase (`cypher/digest/candidates.cypher`, or a GC rule query),
-then the decisions are written in batches, each batch one transaction that records the decisions as graph
-facts *and* applies them, so a pass killed midway leaves every artifact either untouched or archived/removed
-together with the decision that explains it. Re-running after the lease expires resumes the interrupted pass
-(same id): applied decisions are skipped (their artifacts moved on), the rest are written, the pass finishes.
+A pass is an admitted routine with a lease: one pass per partition at a time. Its work is one set-based Cypher
+query (`cypher/<kind>/run.cypher`): the kind's rules decide every decision of the phase, then the decisions are
+written `CALL { … } IN TRANSACTIONS`, each inner transaction recording a batch of decisions as graph facts *and*
+applying them, so a pass killed midway leaves every artifact either untouched or archived/removed together with
+the decision that explains it. Re-running after the lease expires resumes the interrupted pass (same id):
+applied decisions are skipped (their ids exist, their artifacts moved on), the rest are written, the pass
+finishes. A dry run lists the same rules' decisions (`cypher/<kind>/candidates.cypher`) without applying them.
 
 Archive and remove are separate passes: a request for both is refused, which is what keeps archive reversible.
 """
@@ -18,15 +19,18 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential
+
 from digest.negation import derive_subject, is_negating
 from graph import passes as repo
 from graph.driver import Graph
-from graph.errors import Conflict, Invalid, NotFound
+from graph.errors import Conflict, Invalid, NotFound, Unavailable
 
 PHASES = ("archive", "remove")
 STALE_AFTER = timedelta(days=30)  # INV-MEM-29: role-tier memories with zero recall for 30+ days
-BATCH = 5000  # decisions per transaction: fewer commits (each pays the invariant trigger), bounded memory
-LEASE = timedelta(seconds=60)
+BATCH = 5000  # decisions per inner transaction: fewer commits (each pays the invariant trigger), bounded memory
+LEASE = timedelta(seconds=60)  # extended by every inner transaction of the pass
+RETRIES = 3  # runs of a pass query refused by a transient error (each resumes where the last one stopped)
 
 Progress = Callable[[int, int], None]
 
@@ -39,9 +43,8 @@ class PassRequest:
     actor: str
     dry_run: bool = False
     as_of: datetime | None = None
-    kind: str = "digest"  # or "gc"
-    rules_query: str = "digest/candidates"
-    params: dict[str, Any] = field(default_factory=dict)  # extra parameters of the rules query
+    kind: str = "digest"  # or "gc": the rules are cypher/<kind>/candidates.cypher and run.cypher
+    params: dict[str, Any] = field(default_factory=dict)  # extra parameters of the kind's rules
 
 
 def validate(req: PassRequest) -> str:
@@ -58,12 +61,6 @@ def validate(req: PassRequest) -> str:
     return phases[0]
 
 
-def _decision(pass_id: str, row: dict[str, Any]) -> dict[str, Any]:
-    # Deterministic ids: a resumed pass MERGEs the decisions it already wrote instead of duplicating them.
-    return {**row, "id": f"{pass_id}:{row['artifact_id']}:{row['action']}", "event_id": uuid.uuid4().hex,
-            "expect": row["status"], "detail": row.get("detail")}
-
-
 def _public(d: dict[str, Any]) -> dict[str, Any]:
     keys = ("id", "action", "rule", "rules", "artifact_id", "scope_id", "family", "cites", "path", "detail")
     return {k: d.get(k) for k in keys}
@@ -76,11 +73,11 @@ async def run_pass(graph: Graph, req: PassRequest, *, now: datetime | None = Non
     params = {"namespace": req.namespace, "owner": req.cognitive_owner, "stale_before": now - STALE_AFTER,
               "now": now, **req.params}
     if req.dry_run:
-        rows = await graph.read(repo.candidates, name=req.rules_query, phase=phase, pass_id="", **params)
-        decisions = [_decision("dry-run", r) for r in rows]
+        rows = await graph.read(repo.candidates, name=f"{req.kind}/candidates", phase=phase, pass_id="dry-run",
+                                **params)
         return {"pass": {"id": None, "kind": req.kind, "phase": phase, "namespace": req.namespace,
                          "cognitive_owner": req.cognitive_owner, "dry_run": True, "as_of": now, "state": "dry_run"},
-                "decisions": [_public(d) for d in decisions]}
+                "decisions": [_public(r) for r in rows]}
 
     lid = repo.lease_id(req.namespace, req.cognitive_owner)
     new_pass = {"id": uuid.uuid4().hex, "kind": req.kind, "phase": phase, "namespace": req.namespace,
@@ -99,29 +96,42 @@ async def run_pass(graph: Graph, req: PassRequest, *, now: datetime | None = Non
         return await repo.take_lease(tx, lease=lid, pass_props=new_pass, lease_until=now + lease, resume=False)
 
     p = await graph.write(acquire)
+    kind = req.kind
     if p["id"] != new_pass["id"]:
-        phase, req_kind = p["phase"], p.get("kind", req.kind)
-        if req_kind != req.kind:  # a resumed pass keeps its own rules
-            raise Conflict(f"an interrupted {req_kind} pass {p['id']} holds this partition; re-run {req_kind}",
+        phase, kind = p["phase"], p.get("kind", req.kind)
+        if kind != req.kind:  # a resumed pass keeps its own rules
+            raise Conflict(f"an interrupted {kind} pass {p['id']} holds this partition; re-run {kind}",
                            code="digest_in_progress", details={"pass_id": p["id"]})
-    if req.kind == "digest":
+    if kind == "digest":
         await prepare(graph, req.namespace, req.cognitive_owner, params["stale_before"])
-    rows = await graph.read(repo.candidates, name=req.rules_query, phase=phase, pass_id=p["id"], **params)
-    decisions = [_decision(p["id"], r) for r in rows]
-    applied = 0
-    for start in range(0, len(decisions), batch):
-        chunk = decisions[start:start + batch]
-        applied += await graph.write(repo.apply_decisions, pass_id=p["id"], now=datetime.now(UTC),
-                                     actor=f"{req.kind}:{p['id']}", decisions=chunk)
-        await graph.write(repo.renew_lease, lease=lid, pass_id=p["id"], lease_until=datetime.now(UTC) + lease)
+
+    seen = 0
+
+    def count(row: dict[str, Any]) -> None:
+        nonlocal seen
+        seen += 1
         if progress:
-            progress(min(start + batch, len(decisions)), len(decisions))
+            progress(seen, int(row["total"]))
+
+    async for attempt in AsyncRetrying(retry=retry_if_exception(_busy), stop=stop_after_attempt(RETRIES),
+                                       wait=wait_exponential(multiplier=0.2, max=2.0), reraise=True):
+        with attempt:
+            seen = 0
+            decisions = await repo.run_decisions(graph, kind, on_record=count, phase=phase, pass_id=p["id"],
+                                                 lease_id=lid, lease=lease, actor=f"{kind}:{p['id']}", batch=batch,
+                                                 **params)
     counts = {f"n_{a}": sum(1 for d in decisions if d["action"] == a) for a in ("archive", "remove", "keep")}
+    applied = sum(int(d["applied"]) for d in decisions)
     finished = await graph.write(repo.finish, lease=lid, pass_id=p["id"], now=datetime.now(UTC),
                                  counts={**counts, "n_applied": applied})
     if progress and not decisions:
         progress(0, 0)
     return {"pass": finished, "decisions": [_public(d) for d in decisions]}
+
+
+def _busy(exc: BaseException) -> bool:
+    """A transient refusal (deadlock, memory pressure): the whole pass query is safe to run again."""
+    return isinstance(exc, Unavailable) and exc.code == "neo4j_busy"
 
 
 async def prepare(graph: Graph, namespace: str, owner: str, stale_before: datetime) -> None:
@@ -132,8 +142,12 @@ async def prepare(graph: Graph, namespace: str, owner: str, stale_before: dateti
         chunk = [{"id": r["id"], "negating": is_negating(r["content"] or ""),
                   "subject": r["subject"] or derive_subject(r["content"] or "")} for r in rows[start:start + BATCH]]
         await graph.write(repo.classify, rows=chunk)
-    await graph.write(repo.supersede, namespace=namespace, owner=owner)
-    await graph.write(repo.mark_stale, namespace=namespace, owner=owner, stale_before=stale_before)
+
+    async def flags(tx: Any) -> None:  # one transaction, one commit: supersession, then staleness
+        await repo.supersede(tx, namespace=namespace, owner=owner)
+        await repo.mark_stale(tx, namespace=namespace, owner=owner, stale_before=stale_before)
+
+    await graph.write(flags)
 
 
 async def get_pass(graph: Graph, pass_id: str) -> dict[str, Any]:

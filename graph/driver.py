@@ -82,12 +82,20 @@ class Graph:
             raise translate(exc) from exc
         return [r.data() for r in result.records]
 
-    async def autocommit(self, cypher: str, *, database: str | None = None, **params: Any) -> list[dict[str, Any]]:
-        """An auto-commit query: needed by schema commands and `CALL { … } IN TRANSACTIONS`. Not retried."""
+    async def autocommit(self, cypher: str, *, database: str | None = None,
+                         on_record: Callable[[dict[str, Any]], None] | None = None,
+                         **params: Any) -> list[dict[str, Any]]:
+        """An auto-commit query: needed by schema commands and `CALL { … } IN TRANSACTIONS`. Not retried.
+        `on_record` sees each record as it streams in (progress of a long query)."""
         try:
             async with self.driver.session(database=database or self.database) as session:
                 result = await session.run(cypher, params)
-                return [r.data() async for r in result]
+                records = []
+                async for r in result:
+                    records.append(r.data())
+                    if on_record is not None:
+                        on_record(records[-1])
+                return records
         except Exception as exc:
             raise translate(exc) from exc
 

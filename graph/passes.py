@@ -1,14 +1,17 @@
 """Digest and GC passes: the partition lease, the pass node, set-based rule queries and batched decision
-writes. Every function takes the transaction it runs in."""
+writes. Every function takes the transaction it runs in, except `run_decisions`: a query with
+`CALL { … } IN TRANSACTIONS` must run in an auto-commit transaction of its own."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 from neo4j import AsyncManagedTransaction
 
-from graph.driver import run_named
+import cypher
+from graph.driver import Graph, run_named
 from graph.model import native, native_props
 
 Row = dict[str, Any]
@@ -35,11 +38,6 @@ async def take_lease(tx: AsyncManagedTransaction, *, lease: str, pass_props: Row
     rows = await _all(tx, "digest/lease_take", lease_id=lease, lease_until=lease_until, resume=resume,
                       **{"pass": pass_props})
     return native_props(rows[0]["pass"])
-
-
-async def renew_lease(tx: AsyncManagedTransaction, *, lease: str, pass_id: str, lease_until: datetime) -> bool:
-    rows = await _all(tx, "digest/lease_renew", lease_id=lease, pass_id=pass_id, lease_until=lease_until)
-    return bool(rows and rows[0]["renewed"])
 
 
 async def finish(tx: AsyncManagedTransaction, *, lease: str, pass_id: str, now: datetime, counts: Row) -> Row:
@@ -78,7 +76,8 @@ async def candidates(tx: AsyncManagedTransaction, *, name: str, **params: Any) -
     return await _all(tx, name, **params)
 
 
-async def apply_decisions(tx: AsyncManagedTransaction, *, pass_id: str, now: datetime, actor: str,
-                          decisions: list[Row]) -> int:
-    out = await _all(tx, "digest/apply_decisions", pass_id=pass_id, now=now, actor=actor, decisions=decisions)
-    return int(out[0]["applied"]) if out else 0
+async def run_decisions(graph: Graph, kind: str, *, on_record: Callable[[Row], None] | None = None,
+                        **params: Any) -> list[Row]:
+    """Decide and apply one pass (`<kind>/run`: rules + APPLY_DECISIONS), one auto-commit query whose decisions
+    are written $batch per inner transaction; each decision row is handed to `on_record` as it streams back."""
+    return await graph.autocommit(cypher.compose(f"{kind}/run"), on_record=on_record, **params)

@@ -3,15 +3,18 @@ remove never happen in one pass, every decision is a graph fact an auditor can f
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from neo4j import Driver
+from neo4j.exceptions import Neo4jError
 
 from digest import passes
-from graph import passes as repo
 from graph.errors import CognitionError
 from tests.conftest import OnGraph, unique
 
@@ -265,29 +268,50 @@ def test_kernels_and_working_state_survive_every_pass(client: TestClient, scope:
     assert n == 3
 
 
+@contextmanager
+def kill_switch(raw: Driver, predicate: str) -> Iterator[None]:
+    """A before-commit APOC trigger that refuses any transaction creating a node `n` matching `predicate`
+    (Cypher over `n`), live when this enters (proved with a probe node), dropped when it exits."""
+    stmt = (f"UNWIND $createdNodes AS n WITH n WHERE n:KillSwitchProbe OR ({predicate}) WITH count(n) AS hits "
+            "CALL apoc.util.validate(hits > 0, 'worker_killed: the test kill switch refused this transaction', []) "
+            "RETURN hits")
+    raw.execute_query("CALL apoc.trigger.install('neo4j', 'test_kill_switch', $stmt, {phase: 'before'})",
+                      stmt=stmt, database_="system")
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                raw.execute_query("CREATE (:KillSwitchProbe)")
+            except Neo4jError as exc:
+                assert "worker_killed" in str(exc)
+                break
+            raw.execute_query("MATCH (x:KillSwitchProbe) DELETE x")
+            assert time.monotonic() < deadline, "the kill-switch trigger never became live"
+            time.sleep(0.2)
+        yield
+    finally:
+        raw.execute_query("CALL apoc.trigger.drop('neo4j', 'test_kill_switch')", database_="system")
+
+
 def test_one_pass_per_partition_and_a_killed_pass_resumes(client: TestClient, scope: dict[str, Any], raw: Driver,
-                                                          on_graph: OnGraph, monkeypatch: pytest.MonkeyPatch) -> None:
+                                                          on_graph: OnGraph) -> None:
     target = mem(client, scope, "target")
     deps = [mem(client, scope, f"dep {i}") for i in range(5)]
     for x in deps:
         edge(client, scope, "DEPENDS_ON", x, target)
     client.delete(f"{base(scope)}/memories/{target}", params={"detach": "true"})
 
-    real_apply = repo.apply_decisions
-    calls = {"n": 0}
-
-    async def dying_apply(tx: Any, **kw: Any) -> int:
-        calls["n"] += 1
-        if calls["n"] == 3:
-            raise RuntimeError("worker killed")
-        return await real_apply(tx, **kw)
-
-    monkeypatch.setattr(repo, "apply_decisions", dying_apply)
-    req = passes.PassRequest(namespace=scope["namespace"], cognitive_owner=scope["cognitive_owner"],
-                             phases=["archive"], actor="test")
-    with pytest.raises(CognitionError):
-        on_graph(lambda g: passes.run_pass(g, req, batch=2))
-    monkeypatch.setattr(repo, "apply_decisions", real_apply)
+    # Kill the pass in its third inner transaction (batches of 2, in artifact-id order): a before-commit trigger
+    # of the test's own refuses the transaction that writes the last dependant's decision, so Neo4j itself
+    # rolls that batch back after two batches committed, as when the worker or the server dies mid-pass.
+    victim = max(deps)
+    with kill_switch(raw, f"n:Decision AND n.id ENDS WITH ':{victim}:archive'"):
+        req = passes.PassRequest(namespace=scope["namespace"], cognitive_owner=scope["cognitive_owner"],
+                                 phases=["archive"], actor="test")
+        with pytest.raises(CognitionError) as killed:
+            on_graph(lambda g: passes.run_pass(g, req, batch=2))
+        cause = killed.value.__cause__
+        assert isinstance(cause, Neo4jError) and cause.code == "Neo.ClientError.Transaction.TransactionHookFailed"
     # consistent: every archived artifact has its decision, nothing else changed
     rows = raw.execute_query(
         "MATCH (a:Artifact) WHERE a.id IN $ids RETURN a.id AS id, a.status AS s, "
@@ -308,6 +332,22 @@ def test_one_pass_per_partition_and_a_killed_pass_resumes(client: TestClient, sc
     assert all(r["s"] == "archived" and r["n"] == 1 for r in rows)
     # and the partition is free again
     assert run(client, scope)["pass"]["state"] == "finished"
+
+
+def test_progress_follows_the_decisions_as_they_stream_back(client: TestClient, scope: dict[str, Any],
+                                                             on_graph: OnGraph) -> None:
+    target = mem(client, scope, "target")
+    deps = [mem(client, scope, f"dep {i}") for i in range(5)]
+    for x in deps:
+        edge(client, scope, "DEPENDS_ON", x, target)
+    client.delete(f"{base(scope)}/memories/{target}", params={"detach": "true"})
+    seen: list[tuple[int, int]] = []
+    req = passes.PassRequest(namespace=scope["namespace"], cognitive_owner=scope["cognitive_owner"],
+                             phases=["archive"], actor="test")
+    out = on_graph(lambda g: passes.run_pass(g, req, batch=2, progress=lambda done, total: seen.append((done, total))))
+    assert seen == [(i, 5) for i in range(1, 6)]
+    assert out["pass"]["n_archive"] == 5 and out["pass"]["n_applied"] == 5
+    assert sorted(d["artifact_id"] for d in out["decisions"]) == sorted(deps)
 
 
 def test_pass_is_readable_afterwards(client: TestClient, scope: dict[str, Any]) -> None:
