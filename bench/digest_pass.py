@@ -5,7 +5,7 @@ cost grows (target: linear — time per artifact at the larger size ≤ 1.5× th
 The partition is written raw (UNWIND, in chunks) with the properties the service stores; about 1 % of the
 artifacts are tombstoned or archived, so broken references exist at realistic depth. Each size gets its own
 partition; the bare query runs first (read-only), then the pass (which archives). Before each timed pair, both
-sides run once on a smaller partition loaded after the timed one, once Neo4j has replanned (see _warm_up)."""
+sides run once on a partition of the same size loaded after the timed one, once Neo4j has replanned (_warm_up)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,6 @@ from service.scopes import create_scope
 
 NAME = "digest_pass"
 CHUNK = 10_000
-WARM_SIZE = 20_000
 
 
 async def _partition(ctx: Context, n: int, seed: int) -> tuple[str, str]:
@@ -67,11 +66,12 @@ async def _time(coro: Any) -> tuple[float, Any]:
 
 
 async def _warm_up(ctx: Context, n: int, seed: int) -> None:
-    """Both sides once on a partition of their own, after Neo4j has replanned with the statistics of the data
-    just loaded. Loading a partition of 100k grows the database several-fold; the next run of every cached
-    query (the pass's and its trigger's alike) is then replanned, and a partition too small to exercise the hot
-    paths left the first timed pass 1.5-2x slower than the next one on the same data. Neither is the cost of
-    the work being measured, so the timed runs come after this, on their own, untouched partition."""
+    """Both sides once on a partition of their own, of the timed size, after Neo4j has replanned with the
+    statistics of the data just loaded. Loading a partition of 100k grows the database several-fold, and the
+    next run of every cached query (the pass's and its trigger's alike) is then replanned; and a warm-up on a
+    smaller partition (20k, even twice) still left the first timed pass ~1.5x slower than a second one of the
+    same size (the JVM compiling the hot paths at that volume). Neither is the cost of the work being measured,
+    so the timed runs come after this, on their own untouched partition."""
     ns, owner = await _partition(ctx, n, seed=seed)
     await ctx.raw_write("CALL db.prepareForReplanning()")
     await ctx.raw_read(cypher.load("refgraph/broken_references"), namespace=ns, owner=owner)
@@ -83,7 +83,7 @@ async def run(ctx: Context) -> list[Row]:
     per_artifact: list[tuple[int, float]] = []
     for n in ctx.sizes.digest:
         ns, owner = await _partition(ctx, n, seed=n)
-        await _warm_up(ctx, min(WARM_SIZE, n), seed=n + 1)
+        await _warm_up(ctx, n, seed=n + 1)
         bare_s, res = await _time(ctx.raw_read(cypher.load("refgraph/broken_references"), namespace=ns, owner=owner))
         broken = len(res.records)
         req = PassRequest(namespace=ns, cognitive_owner=owner, phases=["archive"], actor=ACTOR)

@@ -61,11 +61,6 @@ def validate(req: PassRequest) -> str:
     return phases[0]
 
 
-def _public(d: dict[str, Any]) -> dict[str, Any]:
-    keys = ("id", "action", "rule", "rules", "artifact_id", "scope_id", "family", "cites", "path", "detail")
-    return {k: d.get(k) for k in keys}
-
-
 async def run_pass(graph: Graph, req: PassRequest, *, now: datetime | None = None, batch: int = BATCH,
                    lease: timedelta = LEASE, progress: Progress | None = None) -> dict[str, Any]:
     phase = validate(req)
@@ -73,11 +68,11 @@ async def run_pass(graph: Graph, req: PassRequest, *, now: datetime | None = Non
     params = {"namespace": req.namespace, "owner": req.cognitive_owner, "stale_before": now - STALE_AFTER,
               "now": now, **req.params}
     if req.dry_run:
-        rows = await graph.read(repo.candidates, name=f"{req.kind}/candidates", phase=phase, pass_id="dry-run",
-                                **params)
+        listed = await graph.read(repo.candidates, name=f"{req.kind}/candidates", phase=phase, pass_id="dry-run",
+                                  **params)
         return {"pass": {"id": None, "kind": req.kind, "phase": phase, "namespace": req.namespace,
                          "cognitive_owner": req.cognitive_owner, "dry_run": True, "as_of": now, "state": "dry_run"},
-                "decisions": [_public(r) for r in rows]}
+                "decisions": listed}
 
     lid = repo.lease_id(req.namespace, req.cognitive_owner)
     new_pass = {"id": uuid.uuid4().hex, "kind": req.kind, "phase": phase, "namespace": req.namespace,
@@ -105,28 +100,29 @@ async def run_pass(graph: Graph, req: PassRequest, *, now: datetime | None = Non
     if kind == "digest":
         await prepare(graph, req.namespace, req.cognitive_owner, params["stale_before"])
 
-    seen = 0
+    decisions: list[dict[str, Any]] = []
+    applied = 0
 
-    def count(row: dict[str, Any]) -> None:
-        nonlocal seen
-        seen += 1
+    def batch_done(row: dict[str, Any]) -> None:  # one record per inner transaction, as it commits
+        nonlocal applied
+        decisions.extend(row["batch"])
+        applied += int(row["applied"])
         if progress:
-            progress(seen, int(row["total"]))
+            progress(len(decisions), int(row["total"]))
 
     async for attempt in AsyncRetrying(retry=retry_if_exception(_busy), stop=stop_after_attempt(RETRIES),
                                        wait=wait_exponential(multiplier=0.2, max=2.0), reraise=True):
         with attempt:
-            seen = 0
-            decisions = await repo.run_decisions(graph, kind, on_record=count, phase=phase, pass_id=p["id"],
-                                                 lease_id=lid, lease=lease, actor=f"{kind}:{p['id']}", batch=batch,
-                                                 **params)
+            decisions.clear()
+            applied = 0
+            await repo.run_decisions(graph, kind, on_record=batch_done, phase=phase, pass_id=p["id"], lease_id=lid,
+                                     lease=lease, actor=f"{kind}:{p['id']}", batch=batch, **params)
     counts = {f"n_{a}": sum(1 for d in decisions if d["action"] == a) for a in ("archive", "remove", "keep")}
-    applied = sum(int(d["applied"]) for d in decisions)
     finished = await graph.write(repo.finish, lease=lid, pass_id=p["id"], now=datetime.now(UTC),
                                  counts={**counts, "n_applied": applied})
     if progress and not decisions:
         progress(0, 0)
-    return {"pass": finished, "decisions": [_public(d) for d in decisions]}
+    return {"pass": finished, "decisions": decisions}
 
 
 def _busy(exc: BaseException) -> bool:

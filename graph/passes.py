@@ -72,12 +72,14 @@ async def mark_stale(tx: AsyncManagedTransaction, *, namespace: str, owner: str,
 
 
 async def candidates(tx: AsyncManagedTransaction, *, name: str, **params: Any) -> list[Row]:
-    """The decisions a rule query proposes (digest/candidates, gc/candidates): one set-based query."""
-    return await _all(tx, name, **params)
+    """The decisions a rule query proposes, unapplied (digest/candidates, gc/candidates): one set-based query."""
+    rows = await _all(tx, name, **params)
+    return list(rows[0]["decisions"]) if rows else []
 
 
 async def run_decisions(graph: Graph, kind: str, *, on_record: Callable[[Row], None] | None = None,
                         **params: Any) -> list[Row]:
     """Decide and apply one pass (`<kind>/run`: rules + APPLY_DECISIONS), one auto-commit query whose decisions
-    are written $batch per inner transaction; each decision row is handed to `on_record` as it streams back."""
+    are written $batch per inner transaction; each transaction's record (`batch`: its decisions, `applied`,
+    `total`) is handed to `on_record` as it streams back."""
     return await graph.autocommit(cypher.compose(f"{kind}/run"), on_record=on_record, **params)

@@ -1,5 +1,5 @@
 // kind: clauses
-// Fragment APPLY_DECISIONS: write and apply the decisions a rules fragment (DIGEST_RULES, GC_RULES) produced,
+// Fragment APPLY_DECISIONS: write and apply the `decisions` a rules fragment (DIGEST_RULES, GC_RULES) produced,
 // $batch per transaction (CALL { … } IN TRANSACTIONS), in the same query that decided them: the decided nodes
 // and their evidence are at hand, nothing is looked up again or sent through the client.
 // Each decision becomes a graph fact (:DigestPass)-[:DECIDED]->(:Decision {action, rule})-[:ABOUT]->(artifact),
@@ -8,37 +8,43 @@
 // pass stopped midway leaves every artifact either untouched or changed together with the decision that
 // explains it. Idempotent, so a resumed or retried pass skips what is done: a decision whose id exists, or
 // whose artifact is no longer in the status it was decided on, is not written again.
-// Each inner transaction extends the pass's lease (by $lease from the database's clock).
+// Each inner transaction extends the pass's lease (by $lease from the database's clock) and answers one row:
+// its decisions as a list (one record per batch, not per decision, is much cheaper for the client to read).
 // Params: $pass_id, $lease_id, $lease (duration), $now, $actor, $batch
-// Follows a subquery that returns the decisions one row each: `d` and their `total`.
 MATCH (p:DigestPass {id: $pass_id})
 OPTIONAL MATCH (l:PartitionLease {id: $lease_id}) WHERE l.pass_id = $pass_id
-// The answer's columns are projected before the writes, with types the planner can see (strings, lists of
-// strings): a column it could not prove is no deleted node would make it buffer every row after the writes.
-WITH p, l, d, total, $pass_id + ':' + d.id + ':' + d.action AS id, toString(d.id) AS artifact_id,
-     toString(d.scope_id) AS scope_id, toString(d.family) AS family, toString(d.status) AS status,
-     toString(d.action) AS action, toString(d.rule) AS rule, [r IN d.rules | toString(r)] AS rules,
-     [e IN d.cites | toString(e.id)] AS cites, [x IN d.path | toString(x)] AS path, toString(d.detail) AS detail
-CALL (p, l, d, id) {
-  WITH p, l, d, id, d.a AS a
-  WHERE a:Artifact AND a.status = d.status AND NOT EXISTS { MATCH (:Decision {id: id}) }
-  CREATE (p)-[:DECIDED]->(dec:Decision {id: id, action: d.action, rule: d.rule, rules: d.rules, path: d.path,
-                                        at: $now, scope_id: d.scope_id, pass_id: $pass_id, detail: d.detail})
-         -[:ABOUT]->(a)
-  FOREACH (e IN d.cites | CREATE (dec)-[:CITES]->(e))
-  FOREACH (_ IN CASE d.action WHEN 'archive' THEN [1] ELSE [] END |
-    SET a.status = 'archived', a.archived_at = $now, a.archived_by = $pass_id
-    CREATE (:Event {id: randomUUID(), op: 'archive', at: $now, actor: $actor, scope_id: d.scope_id, artifact_id: d.id,
-                    family: d.family, reason: d.rule, pass_id: $pass_id}))
-  FOREACH (_ IN CASE d.action WHEN 'remove' THEN [1] ELSE [] END |
-    FOREACH (rev IN [(a)-[:HAS_REVISION]->(x:Revision) | x] | DETACH DELETE rev)
-    REMOVE a:Artifact:Memory:Knowledge:Skill:WorkingState
-    SET a:Tombstone
-    SET a = {id: d.id, scope_id: d.scope_id, family: d.family, status: 'removed', removed_at: $now,
-             removed_by: $actor, reason: d.rule, pass_id: $pass_id}
-    CREATE (:Event {id: randomUUID(), op: 'remove', at: $now, actor: $actor, scope_id: d.scope_id, artifact_id: d.id,
-                    family: d.family, reason: d.rule, pass_id: $pass_id}))
+UNWIND range(0, size(decisions) - 1, $batch) AS start
+CALL (p, l, decisions, start) {
   SET p.lease_until = datetime.realtime() + $lease, l.lease_until = datetime.realtime() + $lease
-  RETURN count(dec) AS applied
-} IN TRANSACTIONS OF $batch ROWS
-RETURN id, artifact_id, scope_id, family, status, action, rule, rules, cites, path, detail, applied, total
+  WITH p, decisions, start
+  UNWIND decisions[start..start + $batch] AS d
+  // The answer is projected before the writes, with types the planner can see (strings, lists of strings):
+  // a value it could not prove is no deleted node would make it buffer the batch after the writes.
+  WITH p, d, {id: $pass_id + ':' + d.id + ':' + d.action, artifact_id: toString(d.id),
+              scope_id: toString(d.scope_id), family: toString(d.family), action: toString(d.action),
+              rule: toString(d.rule), rules: [r IN d.rules | toString(r)], cites: [e IN d.cites | toString(e.id)],
+              path: [x IN d.path | toString(x)], detail: toString(d.detail)} AS answer
+  CALL (p, d, answer) {
+    WITH p, d, answer, d.a AS a
+    WHERE a:Artifact AND a.status = d.status AND NOT EXISTS { MATCH (:Decision {id: answer.id}) }
+    CREATE (p)-[:DECIDED]->(dec:Decision {id: answer.id, action: d.action, rule: d.rule, rules: d.rules,
+                                          path: d.path, at: $now, scope_id: d.scope_id, pass_id: $pass_id,
+                                          detail: d.detail})-[:ABOUT]->(a)
+    FOREACH (e IN d.cites | CREATE (dec)-[:CITES]->(e))
+    FOREACH (_ IN CASE d.action WHEN 'archive' THEN [1] ELSE [] END |
+      SET a.status = 'archived', a.archived_at = $now, a.archived_by = $pass_id
+      CREATE (:Event {id: randomUUID(), op: 'archive', at: $now, actor: $actor, scope_id: d.scope_id,
+                      artifact_id: d.id, family: d.family, reason: d.rule, pass_id: $pass_id}))
+    FOREACH (_ IN CASE d.action WHEN 'remove' THEN [1] ELSE [] END |
+      FOREACH (rev IN [(a)-[:HAS_REVISION]->(x:Revision) | x] | DETACH DELETE rev)
+      REMOVE a:Artifact:Memory:Knowledge:Skill:WorkingState
+      SET a:Tombstone
+      SET a = {id: d.id, scope_id: d.scope_id, family: d.family, status: 'removed', removed_at: $now,
+               removed_by: $actor, reason: d.rule, pass_id: $pass_id}
+      CREATE (:Event {id: randomUUID(), op: 'remove', at: $now, actor: $actor, scope_id: d.scope_id,
+                      artifact_id: d.id, family: d.family, reason: d.rule, pass_id: $pass_id}))
+    RETURN count(dec) AS applied
+  }
+  RETURN collect(answer) AS batch, sum(applied) AS applied
+} IN TRANSACTIONS OF 1 ROW
+RETURN batch, applied, size(decisions) AS total
