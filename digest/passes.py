@@ -79,7 +79,7 @@ async def run_pass(graph: Graph, req: PassRequest, *, now: datetime | None = Non
                 "cognitive_owner": req.cognitive_owner, "state": "running", "started_at": now, "actor": req.actor,
                 "dry_run": False}
 
-    async def acquire(tx: Any) -> dict[str, Any]:
+    async def acquire(tx: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         held = await repo.claim_lease(tx, lease=lid)
         running = held["pass"] if held["pass"] and held["pass"].get("state") == "running" else None
         if running is not None:
@@ -87,18 +87,28 @@ async def run_pass(graph: Graph, req: PassRequest, *, now: datetime | None = Non
                 raise Conflict(f"pass {running['id']} is running on this partition", code="digest_in_progress",
                                details={"pass_id": running["id"]})
             # Its worker died: resume that pass (same id, same phase and rules) and finish it.
-            return await repo.take_lease(tx, lease=lid, pass_props=running, lease_until=now + lease, resume=True)
-        return await repo.take_lease(tx, lease=lid, pass_props=new_pass, lease_until=now + lease, resume=False)
+            p = await repo.take_lease(tx, lease=lid, pass_props=running, lease_until=now + lease, resume=True)
+        else:
+            p = await repo.take_lease(tx, lease=lid, pass_props=new_pass, lease_until=now + lease, resume=False)
+        if p.get("kind", req.kind) != "digest":
+            return p, []
+        # The digest's judgement before its rules, in this same transaction when nothing needs classifying
+        # (memories saved through the service are classified at save time): one round trip, not three.
+        unclassified = await repo.unclassified(tx, namespace=req.namespace, owner=req.cognitive_owner)
+        if not unclassified:
+            await refresh_flags(tx, req.namespace, req.cognitive_owner, params["stale_before"])
+        return p, unclassified
 
-    p = await graph.write(acquire)
+    p, unclassified = await graph.write(acquire)
     kind = req.kind
     if p["id"] != new_pass["id"]:
         phase, kind = p["phase"], p.get("kind", req.kind)
         if kind != req.kind:  # a resumed pass keeps its own rules
             raise Conflict(f"an interrupted {kind} pass {p['id']} holds this partition; re-run {kind}",
                            code="digest_in_progress", details={"pass_id": p["id"]})
-    if kind == "digest":
-        await prepare(graph, req.namespace, req.cognitive_owner, params["stale_before"])
+    if unclassified:
+        await classify(graph, unclassified)
+        await graph.write(refresh_flags, req.namespace, req.cognitive_owner, params["stale_before"])
 
     decisions: list[dict[str, Any]] = []
     applied = 0
@@ -130,20 +140,18 @@ def _busy(exc: BaseException) -> bool:
     return isinstance(exc, Unavailable) and exc.code == "neo4j_busy"
 
 
-async def prepare(graph: Graph, namespace: str, owner: str, stale_before: datetime) -> None:
-    """The digest's judgement before its rules: classify memories never classified (raw writes), detect
-    supersession, refresh staleness flags. Each step set-based, all confined to the partition."""
-    rows = await graph.read(repo.unclassified, namespace=namespace, owner=owner)
+async def classify(graph: Graph, rows: list[dict[str, Any]]) -> None:
+    """Memories never classified (raw writes): negation polarity and (derived) subject, written back in batches."""
     for start in range(0, len(rows), BATCH):
         chunk = [{"id": r["id"], "negating": is_negating(r["content"] or ""),
                   "subject": r["subject"] or derive_subject(r["content"] or "")} for r in rows[start:start + BATCH]]
         await graph.write(repo.classify, rows=chunk)
 
-    async def flags(tx: Any) -> None:  # one transaction, one commit: supersession, then staleness
-        await repo.supersede(tx, namespace=namespace, owner=owner)
-        await repo.mark_stale(tx, namespace=namespace, owner=owner, stale_before=stale_before)
 
-    await graph.write(flags)
+async def refresh_flags(tx: Any, namespace: str, owner: str, stale_before: datetime) -> None:
+    """Supersession, then staleness, over the partition: set-based, inside the caller's transaction."""
+    await repo.supersede(tx, namespace=namespace, owner=owner)
+    await repo.mark_stale(tx, namespace=namespace, owner=owner, stale_before=stale_before)
 
 
 async def get_pass(graph: Graph, pass_id: str) -> dict[str, Any]:
