@@ -271,26 +271,35 @@ def test_kernels_and_working_state_survive_every_pass(client: TestClient, scope:
 @contextmanager
 def kill_switch(raw: Driver, predicate: str) -> Iterator[None]:
     """A before-commit APOC trigger that refuses any transaction creating a node `n` matching `predicate`
-    (Cypher over `n`), live when this enters (proved with a probe node), dropped when it exits."""
+    (Cypher over `n`): live when this enters, gone when it exits (APOC picks trigger changes up on its refresh
+    tick, so both are proved with a probe node)."""
     stmt = (f"UNWIND $createdNodes AS n WITH n WHERE n:KillSwitchProbe OR ({predicate}) WITH count(n) AS hits "
             "CALL apoc.util.validate(hits > 0, 'worker_killed: the test kill switch refused this transaction', []) "
             "RETURN hits")
-    raw.execute_query("CALL apoc.trigger.install('neo4j', 'test_kill_switch', $stmt, {phase: 'before'})",
-                      stmt=stmt, database_="system")
-    try:
+
+    def await_switch(live: bool) -> None:
         deadline = time.monotonic() + 30
         while True:
             try:
                 raw.execute_query("CREATE (:KillSwitchProbe)")
+                raw.execute_query("MATCH (x:KillSwitchProbe) DELETE x")
+                refused = False
             except Neo4jError as exc:
                 assert "worker_killed" in str(exc)
-                break
-            raw.execute_query("MATCH (x:KillSwitchProbe) DELETE x")
-            assert time.monotonic() < deadline, "the kill-switch trigger never became live"
+                refused = True
+            if refused == live:
+                return
+            assert time.monotonic() < deadline, f"the kill-switch trigger never became {'live' if live else 'gone'}"
             time.sleep(0.2)
+
+    raw.execute_query("CALL apoc.trigger.install('neo4j', 'test_kill_switch', $stmt, {phase: 'before'})",
+                      stmt=stmt, database_="system")
+    try:
+        await_switch(live=True)
         yield
     finally:
         raw.execute_query("CALL apoc.trigger.drop('neo4j', 'test_kill_switch')", database_="system")
+        await_switch(live=False)
 
 
 def test_one_pass_per_partition_and_a_killed_pass_resumes(client: TestClient, scope: dict[str, Any], raw: Driver,
