@@ -268,6 +268,16 @@ def test_kernels_and_working_state_survive_every_pass(client: TestClient, scope:
     assert n == 3
 
 
+def dependants_of_a_tombstone(client: TestClient, scope: dict[str, Any], n: int) -> list[str]:
+    """n memories that DEPENDS_ON one that is then deleted: n broken references for an archive pass."""
+    target = mem(client, scope, "target")
+    deps = [mem(client, scope, f"dep {i}") for i in range(n)]
+    for x in deps:
+        edge(client, scope, "DEPENDS_ON", x, target)
+    client.delete(f"{base(scope)}/memories/{target}", params={"detach": "true"})
+    return deps
+
+
 @contextmanager
 def kill_switch(raw: Driver, predicate: str) -> Iterator[None]:
     """A before-commit APOC trigger that refuses any transaction creating a node `n` matching `predicate`
@@ -304,11 +314,7 @@ def kill_switch(raw: Driver, predicate: str) -> Iterator[None]:
 
 def test_one_pass_per_partition_and_a_killed_pass_resumes(client: TestClient, scope: dict[str, Any], raw: Driver,
                                                           on_graph: OnGraph) -> None:
-    target = mem(client, scope, "target")
-    deps = [mem(client, scope, f"dep {i}") for i in range(5)]
-    for x in deps:
-        edge(client, scope, "DEPENDS_ON", x, target)
-    client.delete(f"{base(scope)}/memories/{target}", params={"detach": "true"})
+    deps = dependants_of_a_tombstone(client, scope, 5)
 
     # Kill the pass in its third inner transaction (batches of 2, in artifact-id order): a before-commit trigger
     # of the test's own refuses the transaction that writes the last dependant's decision, so Neo4j itself
@@ -344,12 +350,8 @@ def test_one_pass_per_partition_and_a_killed_pass_resumes(client: TestClient, sc
 
 
 def test_progress_follows_the_batches_as_they_commit(client: TestClient, scope: dict[str, Any],
-                                                             on_graph: OnGraph) -> None:
-    target = mem(client, scope, "target")
-    deps = [mem(client, scope, f"dep {i}") for i in range(5)]
-    for x in deps:
-        edge(client, scope, "DEPENDS_ON", x, target)
-    client.delete(f"{base(scope)}/memories/{target}", params={"detach": "true"})
+                                                     on_graph: OnGraph) -> None:
+    deps = dependants_of_a_tombstone(client, scope, 5)
     seen: list[tuple[int, int]] = []
     req = passes.PassRequest(namespace=scope["namespace"], cognitive_owner=scope["cognitive_owner"],
                              phases=["archive"], actor="test")
