@@ -110,23 +110,24 @@ async def run_pass(graph: Graph, req: PassRequest, *, now: datetime | None = Non
         await classify(graph, unclassified)
         await graph.write(refresh_flags, req.namespace, req.cognitive_owner, params["stale_before"])
 
-    decisions: list[dict[str, Any]] = []
+    # By id, across attempts: a re-run after a transient refusal no longer sees (as candidates) what the
+    # committed batches of the refused run already archived, so their decisions are kept from that run.
+    by_id: dict[str, dict[str, Any]] = {}
     applied = 0
 
     def batch_done(row: dict[str, Any]) -> None:  # one record per inner transaction, as it commits
         nonlocal applied
-        decisions.extend(row["batch"])
+        by_id.update((d["id"], d) for d in row["batch"])
         applied += int(row["applied"])
         if progress:
-            progress(len(decisions), int(row["total"]))
+            progress(len(by_id), max(int(row["total"]), len(by_id)))
 
     async for attempt in AsyncRetrying(retry=retry_if_exception(_busy), stop=stop_after_attempt(RETRIES),
                                        wait=wait_exponential(multiplier=0.2, max=2.0), reraise=True):
         with attempt:
-            decisions.clear()
-            applied = 0
             await repo.run_decisions(graph, kind, on_record=batch_done, phase=phase, pass_id=p["id"], lease_id=lid,
                                      lease=lease, actor=f"{kind}:{p['id']}", batch=batch, **params)
+    decisions = list(by_id.values())
     counts = {f"n_{a}": sum(1 for d in decisions if d["action"] == a) for a in ("archive", "remove", "keep")}
     finished = await graph.write(repo.finish, lease=lid, pass_id=p["id"], now=datetime.now(UTC),
                                  counts={**counts, "n_applied": applied})

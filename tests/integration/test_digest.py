@@ -15,7 +15,8 @@ from neo4j import Driver
 from neo4j.exceptions import Neo4jError
 
 from digest import passes
-from graph.errors import CognitionError
+from graph import passes as repo
+from graph.errors import CognitionError, Invalid, Unavailable
 from tests.conftest import OnGraph, unique
 
 
@@ -359,6 +360,37 @@ def test_progress_follows_the_batches_as_they_commit(client: TestClient, scope: 
     assert seen == [(2, 5), (4, 5), (5, 5)]  # one report per inner transaction (batches of 2)
     assert out["pass"]["n_archive"] == 5 and out["pass"]["n_applied"] == 5
     assert sorted(d["artifact_id"] for d in out["decisions"]) == sorted(deps)
+
+
+def test_a_pass_refused_as_busy_is_run_again_and_finishes(client: TestClient, scope: dict[str, Any],
+                                                           on_graph: OnGraph, monkeypatch: pytest.MonkeyPatch) -> None:
+    deps = dependants_of_a_tombstone(client, scope, 3)
+    real = repo.run_decisions
+    calls: list[int] = []
+
+    async def busy_once(graph: Any, kind: str, **kw: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 1:  # what translate() makes of a Neo.TransientError (deadlock, memory pressure)
+            raise Unavailable("Neo4j is busy; retry shortly", code="neo4j_busy")
+        return await real(graph, kind, **kw)
+
+    monkeypatch.setattr(repo, "run_decisions", busy_once)
+    req = passes.PassRequest(namespace=scope["namespace"], cognitive_owner=scope["cognitive_owner"],
+                             phases=["archive"], actor="test")
+    out = on_graph(lambda g: passes.run_pass(g, req))
+    assert len(calls) == 2 and out["pass"]["state"] == "finished" and out["pass"]["n_archive"] == 3
+    assert sorted(d["artifact_id"] for d in out["decisions"]) == sorted(deps)
+    # a refusal that is not transient is not run again
+    calls.clear()
+
+    async def refused(graph: Any, kind: str, **kw: Any) -> Any:
+        calls.append(1)
+        raise Invalid("refused", code="refused")
+
+    monkeypatch.setattr(repo, "run_decisions", refused)
+    with pytest.raises(Invalid):
+        on_graph(lambda g: passes.run_pass(g, req))
+    assert len(calls) == 1
 
 
 def test_pass_is_readable_afterwards(client: TestClient, scope: dict[str, Any]) -> None:
