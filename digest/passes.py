@@ -125,8 +125,10 @@ async def run_pass(graph: Graph, req: PassRequest, *, now: datetime | None = Non
     async for attempt in AsyncRetrying(retry=retry_if_exception(_busy), stop=stop_after_attempt(RETRIES),
                                        wait=wait_exponential(multiplier=0.2, max=2.0), reraise=True):
         with attempt:
+            # Only a resumed pass, or a re-run of its query, can find some of its decisions already written.
+            resumed = p["id"] != new_pass["id"] or attempt.retry_state.attempt_number > 1
             await repo.run_decisions(graph, kind, on_record=batch_done, phase=phase, pass_id=p["id"], lease_id=lid,
-                                     lease=lease, actor=f"{kind}:{p['id']}", batch=batch, **params)
+                                     lease=lease, actor=f"{kind}:{p['id']}", batch=batch, resumed=resumed, **params)
     decisions = list(by_id.values())
     counts = {f"n_{a}": sum(1 for d in decisions if d["action"] == a) for a in ("archive", "remove", "keep")}
     finished = await graph.write(repo.finish, lease=lid, pass_id=p["id"], now=datetime.now(UTC),

@@ -4,6 +4,7 @@ writes. Every function takes the transaction it runs in, except `run_decisions`:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -81,5 +82,11 @@ async def run_decisions(graph: Graph, kind: str, *, on_record: Callable[[Row], N
                         **params: Any) -> list[Row]:
     """Decide and apply one pass (`<kind>/run`: rules + APPLY_DECISIONS), one auto-commit query whose decisions
     are written $batch per inner transaction; each transaction's record (`batch`: its decisions, `applied`,
-    `total`) is handed to `on_record` as it streams back."""
-    return await graph.autocommit(cypher.compose(f"{kind}/run"), on_record=on_record, **params)
+    `total`) is handed to `on_record` as it streams back. The query answers each batch as one JSON string
+    (cheaper for the driver to read than thousands of maps); the records here carry the decoded list."""
+    def decoded(row: Row) -> None:  # in place: the records returned carry the decoded lists too
+        row["batch"] = json.loads(row["batch"])
+        if on_record is not None:
+            on_record(row)
+
+    return await graph.autocommit(cypher.compose(f"{kind}/run"), on_record=decoded, **params)

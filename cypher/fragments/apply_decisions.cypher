@@ -6,11 +6,15 @@
 // (:Decision)-[:CITES]->(evidence), and its action is applied in the same inner transaction (archive: status
 // 'archived' and an Event; remove: the artifact becomes a :Tombstone, its revisions go, and an Event), so a
 // pass stopped midway leaves every artifact either untouched or changed together with the decision that
-// explains it. Idempotent, so a resumed or retried pass skips what is done: a decision whose id exists, or
-// whose artifact is no longer in the status it was decided on, is not written again.
+// explains it. Idempotent, so a resumed or retried pass skips what is done: a decision whose artifact is no
+// longer in the status it was decided on is not written again, nor (when $resumed: the pass, or an earlier run
+// of its query, may have written some) one whose id exists. A first run has no decisions yet: it skips that
+// lookup, one index seek per decision.
 // Each inner transaction extends the pass's lease (by $lease from the database's clock) and answers one row:
-// its decisions as a list (one record per batch, not per decision, is much cheaper for the client to read).
-// Params: $pass_id, $lease_id, $lease (duration), $now, $actor, $batch
+// its decisions as one JSON list (`batch`). One record per batch, not per decision, and one string rather than
+// thousands of small maps: the Python driver decodes a string of JSON several times faster (~75 ms less per
+// 2.6k decisions).
+// Params: $pass_id, $lease_id, $lease (duration), $now, $actor, $batch, $resumed (bool)
 MATCH (p:DigestPass {id: $pass_id})
 OPTIONAL MATCH (l:PartitionLease {id: $lease_id}) WHERE l.pass_id = $pass_id
 UNWIND range(0, size(decisions) - 1, $batch) AS start
@@ -26,9 +30,9 @@ CALL (p, l, decisions, start) {
               path: [x IN d.path | toString(x)], detail: toString(d.detail)} AS answer
   CALL (p, d, answer) {
     WITH p, d, answer, d.a AS a
-    WHERE a:Artifact AND a.status = d.status AND NOT EXISTS { MATCH (:Decision {id: answer.id}) }
+    WHERE a:Artifact AND a.status = d.status AND (NOT $resumed OR NOT EXISTS { MATCH (:Decision {id: answer.id}) })
     CREATE (p)-[:DECIDED]->(dec:Decision {id: answer.id, action: d.action, rule: d.rule, rules: d.rules,
-                                          path: d.path, at: $now, scope_id: d.scope_id, pass_id: $pass_id,
+                                          path: d.path, at: $now, scope_id: d.scope_id,
                                           detail: d.detail})-[:ABOUT]->(a)
     FOREACH (e IN d.cites | CREATE (dec)-[:CITES]->(e))
     FOREACH (_ IN CASE d.action WHEN 'archive' THEN [1] ELSE [] END |
@@ -45,6 +49,6 @@ CALL (p, l, decisions, start) {
                       artifact_id: d.id, family: d.family, reason: d.rule, pass_id: $pass_id}))
     RETURN count(dec) AS applied
   }
-  RETURN collect(answer) AS batch, sum(applied) AS applied
+  RETURN apoc.convert.toJson(collect(answer)) AS batch, sum(applied) AS applied
 } IN TRANSACTIONS OF 1 ROW
 RETURN batch, applied, size(decisions) AS total

@@ -363,25 +363,35 @@ def test_progress_follows_the_batches_as_they_commit(client: TestClient, scope: 
 
 
 def test_a_pass_refused_as_busy_is_run_again_and_finishes(client: TestClient, scope: dict[str, Any],
-                                                           on_graph: OnGraph, monkeypatch: pytest.MonkeyPatch) -> None:
+                                                           on_graph: OnGraph, raw: Driver,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     deps = dependants_of_a_tombstone(client, scope, 3)
+    kept = deps.pop()  # a healthy supporter keeps it: a `keep` decision, which changes no status
+    edge(client, scope, "SUPPORTS", mem(client, scope, "supporter"), kept)
     real = repo.run_decisions
-    calls: list[int] = []
+    resumed: list[bool] = []
 
-    async def busy_once(graph: Any, kind: str, **kw: Any) -> Any:
-        calls.append(1)
-        if len(calls) == 1:  # what translate() makes of a Neo.TransientError (deadlock, memory pressure)
+    async def busy_after_commit(graph: Any, kind: str, **kw: Any) -> Any:
+        resumed.append(kw["resumed"])
+        out = await real(graph, kind, **kw)
+        if len(resumed) == 1:  # committed, then what translate() makes of a Neo.TransientError (e.g. a deadlock)
             raise Unavailable("Neo4j is busy; retry shortly", code="neo4j_busy")
-        return await real(graph, kind, **kw)
+        return out
 
-    monkeypatch.setattr(repo, "run_decisions", busy_once)
+    monkeypatch.setattr(repo, "run_decisions", busy_after_commit)
     req = passes.PassRequest(namespace=scope["namespace"], cognitive_owner=scope["cognitive_owner"],
                              phases=["archive"], actor="test")
     out = on_graph(lambda g: passes.run_pass(g, req))
-    assert len(calls) == 2 and out["pass"]["state"] == "finished" and out["pass"]["n_archive"] == 3
-    assert sorted(d["artifact_id"] for d in out["decisions"]) == sorted(deps)
+    # the re-run looks its decisions up (the first run wrote them all): nothing is decided or applied twice
+    assert resumed == [False, True]
+    assert out["pass"]["state"] == "finished" and out["pass"]["n_archive"] == 2 and out["pass"]["n_keep"] == 1
+    assert out["pass"]["n_applied"] == 3
+    assert sorted(d["artifact_id"] for d in out["decisions"]) == sorted([*deps, kept])
+    written = raw.execute_query("MATCH (:DigestPass {id: $p})-[:DECIDED]->(d:Decision)-[:ABOUT]->(a) "
+                                "RETURN a.id AS a, d.action AS action", p=out["pass"]["id"]).records
+    assert sorted((r["a"], r["action"]) for r in written) == sorted([*((d, "archive") for d in deps), (kept, "keep")])
     # a refusal that is not transient is not run again
-    calls.clear()
+    calls: list[int] = []
 
     async def refused(graph: Any, kind: str, **kw: Any) -> Any:
         calls.append(1)
