@@ -80,9 +80,9 @@ async def _time(coro: Any) -> tuple[float, Any]:
 
 
 async def _warm_up(ctx: Context, n: int, seed: int) -> None:
-    """Both sides, untimed, on a partition of the timed size loaded after the timed ones, until neither compiles
-    nor plans anything the timed runs need. Each round runs the bare query and a pass, then restores what the
-    pass archived (_RESTORE), so every round does the same work:
+    """Both sides, untimed, on a partition of the timed size loaded after the timed ones, so that the timed runs
+    plan nothing and compile little. Each round runs the bare query and a pass, then restores what the pass
+    archived (_RESTORE), so every round does the same work:
     1. WARM_ROUNDS rounds: the JVM compiles the hot paths at that volume. On this 2-core machine the JIT threads
        compete with the query: after a single warm-up pass the first timed passes still compiled ~200-400
        methods (up to ~1 s of JIT time) and ran 1.3-1.5x slower than later ones, which swung the median;
