@@ -22,12 +22,8 @@ CALL (p, l, decisions, start) {
   SET p.lease_until = datetime.realtime() + $lease, l.lease_until = datetime.realtime() + $lease
   WITH p, decisions, start
   UNWIND decisions[start..start + $batch] AS d
-  // The answer is projected before the writes, with types the planner can see (strings, lists of strings):
-  // a value it could not prove is no deleted node would make it buffer the batch after the writes.
-  WITH p, d, {id: $pass_id + ':' + d.id + ':' + d.action, artifact_id: toString(d.id),
-              scope_id: toString(d.scope_id), family: toString(d.family), action: toString(d.action),
-              rule: toString(d.rule), rules: [r IN d.rules | toString(r)], cites: [e IN d.cites | toString(e.id)],
-              path: [x IN d.path | toString(x)], detail: toString(d.detail)} AS answer
+  // The answer is projected before the writes (fragment DECISION_ANSWER says why).
+  WITH p, d, {{DECISION_ANSWER}} AS answer
   CALL (p, d, answer) {
     WITH p, d, answer, d.a AS a
     WHERE a:Artifact AND a.status = d.status AND (NOT $resumed OR NOT EXISTS { MATCH (:Decision {id: answer.id}) })
