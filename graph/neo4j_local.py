@@ -96,9 +96,22 @@ class LocalInstance:
 
 RUN_INSTANCE = LocalInstance("run", 7687, 7474, os.environ.get("COGNITION_NEO4J_HEAP", "1g"),
                              os.environ.get("COGNITION_NEO4J_PAGECACHE", "512m"))
-TEST_INSTANCE = LocalInstance("test", 17687, 17474, os.environ.get("COGNITION_NEO4J_HEAP", "1g"),
+
+
+def _ports(var: str, bolt: int, http: int) -> tuple[int, int]:
+    """`COGNITION_TEST_PORTS=18687,18474` moves an instance (two checkouts testing side by side)."""
+    value = os.environ.get(var)
+    if not value:
+        return bolt, http
+    b, h = (int(p) for p in value.split(","))
+    return b, h
+
+
+TEST_INSTANCE = LocalInstance("test", *_ports("COGNITION_TEST_PORTS", 17687, 17474),
+                              os.environ.get("COGNITION_NEO4J_HEAP", "1g"),
                               os.environ.get("COGNITION_NEO4J_PAGECACHE", "512m"))
-BENCH_INSTANCE = LocalInstance("bench", 27687, 27474, os.environ.get("COGNITION_NEO4J_HEAP", "2g"),
+BENCH_INSTANCE = LocalInstance("bench", *_ports("COGNITION_BENCH_PORTS", 27687, 27474),
+                               os.environ.get("COGNITION_NEO4J_HEAP", "2g"),
                                os.environ.get("COGNITION_NEO4J_PAGECACHE", "1g"))
 INSTANCES = {i.name: i for i in (RUN_INSTANCE, TEST_INSTANCE, BENCH_INSTANCE)}
 
