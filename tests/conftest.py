@@ -126,3 +126,12 @@ def scope(client: TestClient) -> dict[str, Any]:
     assert r.status_code == 201, r.text
     body: dict[str, Any] = r.json()
     return body
+
+
+@pytest.fixture(scope="session")
+def server(neo4j_config: Neo4jConfig, client: TestClient) -> Iterator[Any]:
+    """`cognition serve` in a subprocess against the test Neo4j (tests/served.py): for real overlap."""
+    from tests.served import served
+
+    with served(neo4j_config, BOOTSTRAP_KEY) as s:
+        yield s

@@ -1,15 +1,24 @@
-// Update as a new revision, with optimistic concurrency: the node is locked first, then its revision is
-// compared with the caller's If-Match, so of N concurrent updates naming one revision exactly one wins.
-// Params: $scope_id, $id, $families, $expected (revision), $changes (map), $now, $actor, $event_id
+// Update as a new revision, with optimistic concurrency. Params: $scope_id, $id, $families, $expected
+// (revision), $changes (map), $now, $actor, $event_id
+// Concurrency rule (lock by write, then read): `SET a._lock` takes the node's write lock, and the properties
+// compared here are read only after it, through `properties(a)` (the planner may hoist a plain `a.revision`
+// into a property cache filled before the lock, where it reads the value from before the last commit; see
+// NEO4J-NOTES). Only immutable properties (id, scope_id, family) are read before the lock. So the revision
+// compared is the one committed last: of N concurrent updates naming one revision exactly one wins, the rest
+// answer 412 with its revision. A concurrent delete turns the node into a tombstone: re-checked after the lock.
+// tests/integration/test_lock_plans.py fails when a guarded property is read before the lock.
+// guards: a.revision, a.status, a.kind
 // The scope's write policy applies to updates too: `deny` refuses them (`require_approval` governs new
 // records only, so an approved record is not hidden again by an edit).
 OPTIONAL MATCH (a:Artifact {id: $id}) WHERE a.scope_id = $scope_id AND a.family IN $families
+SET a._lock = true
+WITH a, properties(a) AS locked, a:Artifact AS live
+REMOVE a._lock
+WITH CASE WHEN live THEN a END AS a, CASE WHEN live THEN locked.revision END AS current, locked.kind AS kind
 OPTIONAL MATCH (s:Scope {id: $scope_id})
-WITH a, apoc.convert.fromJsonMap(coalesce(s.write_policy, '{}')) AS policy
-WITH a, coalesce(policy.by_kind[coalesce(a.kind, '')], policy.by_family[a.family], policy.default, 'auto') = 'deny'
-        AS denied
-CALL apoc.lock.nodes(CASE WHEN a IS NULL THEN [] ELSE [a] END)
-WITH a, denied, a.revision AS current
+WITH a, current, apoc.convert.fromJsonMap(coalesce(s.write_policy, '{}')) AS policy, kind
+WITH a, current, coalesce(policy.by_kind[coalesce(kind, '')], policy.by_family[a.family], policy.default, 'auto')
+                 = 'deny' AS denied
 OPTIONAL CALL (a, current, denied) {
   WITH a WHERE current = $expected AND NOT denied
   OPTIONAL MATCH (a)-[:HAS_REVISION]->(prev:Revision {revision: current})

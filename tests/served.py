@@ -1,0 +1,125 @@
+"""The served process for tests that need real overlap: `cognition serve` (uvicorn) in a subprocess on a free
+port, against the test Neo4j. In-process `TestClient` calls never overlap in the database (one event loop,
+requests one after another), so anything that reads, checks and writes is also tested through this."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+import httpx
+
+from graph.driver import Neo4jConfig
+
+T = TypeVar("T")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Served:
+    """One `cognition serve` process. `kill()` is a SIGKILL (nothing flushed); `start()` starts it again on
+    the same port."""
+
+    def __init__(self, cfg: Neo4jConfig, bootstrap_key: str, *, extra_env: dict[str, str] | None = None) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.key = bootstrap_key
+        self.log = Path(tempfile.mkstemp(prefix="cognition-serve-", suffix=".log")[1])
+        self.env = {**os.environ, "NEO4J_URI": cfg.uri, "NEO4J_USER": cfg.user, "NEO4J_PASSWORD": cfg.password,
+                    "NEO4J_DATABASE": cfg.database, "COGNITION_HOST": "127.0.0.1", "COGNITION_PORT": str(self.port),
+                    "COGNITION_BOOTSTRAP_KEY": bootstrap_key, **(extra_env or {})}
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 90.0) -> None:
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve"], env=self.env,
+                                         stdout=out, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"cognition serve exited ({self.proc.returncode}):\n{self.tail()}")
+            try:
+                if httpx.get(f"{self.url}/readyz", timeout=2.0).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.25)
+        raise RuntimeError(f"cognition serve was not ready within {timeout:.0f} s:\n{self.tail()}")
+
+    def kill(self) -> None:
+        """SIGKILL: the process gets no chance to flush anything."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def tail(self, lines: int = 40) -> str:
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+
+    def client(self, key: str | None = None, **kw: Any) -> httpx.Client:
+        return httpx.Client(base_url=self.url, headers={"Authorization": f"Bearer {key or self.key}"},
+                            timeout=kw.pop("timeout", 30.0), **kw)
+
+
+@contextmanager
+def served(cfg: Neo4jConfig, bootstrap_key: str, **kw: Any) -> Iterator[Served]:
+    s = Served(cfg, bootstrap_key, **kw)
+    s.start()
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+def race(n: int, fn: Callable[[int, httpx.Client], T], *, make_client: Callable[[], httpx.Client]) -> list[T]:
+    """Run fn(i, client) in n threads, each with its own connection, released together by a barrier so the
+    requests really overlap in the server and the database. Exceptions are re-raised."""
+    barrier = threading.Barrier(n)
+    results: list[Any] = [None] * n
+    errors: list[BaseException] = []
+    clients = [make_client() for _ in range(n)]
+    for c in clients:  # open each connection before the barrier, so only the requests race
+        c.get("/healthz")
+
+    def run(i: int) -> None:
+        try:
+            barrier.wait(30)
+            results[i] = fn(i, clients[i])
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    for c in clients:
+        c.close()
+    if errors:
+        raise errors[0]
+    return results
+
+
+def statuses(responses: Sequence[httpx.Response]) -> list[int]:
+    return sorted(r.status_code for r in responses)
