@@ -3,7 +3,17 @@
 // removed_by, reason} that its dependents still point at (a broken reference the digest sees). Its
 // revisions (and their content) are deleted. Kernels are never deleted here. Always an event.
 // Params: $scope_id, $id, $families, $detach, $now, $actor, $reason, $event_id
+// Concurrency rule (lock by write, then read; see artifact/update.cypher): `SET a._lock` takes the write lock
+// before the dependents are read, and edge creation (artifact/edge_create.cypher) locks both of its ends the same
+// way and re-checks them after: so a delete and a concurrent DEPENDS_ON / DERIVED_FROM to the same record
+// serialise — either the edge exists first and the delete answers 409 has_dependents, or the delete commits
+// first and the edge is refused (its end is a tombstone). Two concurrent deletes: one deletes, one finds a
+// tombstone.
+// guards: a.status
 OPTIONAL MATCH (a:Artifact {id: $id}) WHERE a.scope_id = $scope_id AND a.family IN $families
+SET a._lock = true
+WITH CASE WHEN a:Artifact THEN a END AS a
+REMOVE a._lock
 WITH a, [(d:Artifact)-[:DEPENDS_ON|DERIVED_FROM]->(a) WHERE d.status = 'active' | d.id] AS dependents
 WITH a, dependents, a IS NOT NULL AND NOT a.family IN ['agent_kernel', 'world_kernel']
                     AND (size(dependents) = 0 OR $detach) AS go

@@ -1,8 +1,15 @@
 // Reject a pending record: its content and revisions are deleted and it becomes a tombstone (reason
 // 'rejected'); the event keeps the content hash, never the content. Params: $scope_id, $id, $families,
 // $now, $actor, $event_id, $reason
+// Concurrency rule (lock by write, then read; see artifact/update.cypher): `SET a._lock` takes the write lock and
+// the status is read after it through apoc.any.properties(a), so of concurrent approve / reject / restore / update / digest
+// writes on one record each sees the one committed before it: one approve or one reject wins, never both.
+// guards: a.status
 OPTIONAL MATCH (a:Artifact {id: $id}) WHERE a.scope_id = $scope_id AND a.family IN $families
-WITH a, a.status AS was
+SET a._lock = true
+WITH a, apoc.any.properties(a).status AS was
+REMOVE a._lock
+WITH a, was
 OPTIONAL CALL (a, was) {
   WITH a WHERE was = 'pending'
   OPTIONAL MATCH (a)-[:HAS_REVISION]->(r:Revision)

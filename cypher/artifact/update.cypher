@@ -1,18 +1,22 @@
 // Update as a new revision, with optimistic concurrency. Params: $scope_id, $id, $families, $expected
 // (revision), $changes (map), $now, $actor, $event_id
-// Concurrency rule (lock by write, then read): `SET a._lock` takes the node's write lock, and the properties
-// compared here are read only after it, through `properties(a)` (the planner may hoist a plain `a.revision`
-// into a property cache filled before the lock, where it reads the value from before the last commit; see
-// NEO4J-NOTES). Only immutable properties (id, scope_id, family) are read before the lock. So the revision
-// compared is the one committed last: of N concurrent updates naming one revision exactly one wins, the rest
-// answer 412 with its revision. A concurrent delete turns the node into a tombstone: re-checked after the lock.
-// tests/integration/test_lock_plans.py fails when a guarded property is read before the lock.
+// Concurrency rule (lock by write, then read), the same in every query that reads, checks and writes:
+// `SET a._lock = true` takes the node's write lock (held to commit; `REMOVE a._lock` right after leaves no trace),
+// and every property the check depends on is read after it through `apoc.any.properties(a)`. A plain `a.revision`
+// is not enough: the planner reads properties into a cache where it first meets the node (here the index seek,
+// before any lock) and serves later reads from it — even `properties(a)` is served from that cache — so the
+// revision compared would be the one from before the last commit (8 concurrent If-Match updates all won). A
+// function call is opaque to the planner and reads what is committed after the lock. Only immutable properties
+// (id, scope_id, family) are read before the lock. So of N concurrent updates naming one revision exactly one
+// wins and the rest answer 412 with its revision. A concurrent delete turns the node into a tombstone, which the
+// label check after the lock sees. tests/integration/test_lock_plans.py fails when a guarded property is read
+// before the lock.
 // guards: a.revision, a.status, a.kind
 // The scope's write policy applies to updates too: `deny` refuses them (`require_approval` governs new
 // records only, so an approved record is not hidden again by an edit).
 OPTIONAL MATCH (a:Artifact {id: $id}) WHERE a.scope_id = $scope_id AND a.family IN $families
 SET a._lock = true
-WITH a, properties(a) AS locked, a:Artifact AS live
+WITH a, apoc.any.properties(a) AS locked, a:Artifact AS live
 REMOVE a._lock
 WITH CASE WHEN live THEN a END AS a, CASE WHEN live THEN locked.revision END AS current, locked.kind AS kind
 OPTIONAL MATCH (s:Scope {id: $scope_id})

@@ -25,8 +25,16 @@ CALL (p, l, decisions, start) {
   // The answer is projected before the writes (fragment DECISION_ANSWER says why).
   WITH p, d, {{DECISION_ANSWER}} AS answer
   CALL (p, d, answer) {
-    WITH p, d, answer, d.a AS a
-    WHERE a:Artifact AND a.status = d.status AND (NOT $resumed OR NOT EXISTS { MATCH (:Decision {id: answer.id}) })
+    // Concurrency rule (lock by write, then read; see artifact/update.cypher): the decided node is locked by a
+    // write and its status read after the lock, so a restore, approve, delete or another pass that committed
+    // since the rules read it makes this decision void (not written, not applied) instead of being overwritten.
+    WITH p, d, answer, d.a AS x
+    SET x._lock = true
+    WITH p, d, answer, x, apoc.any.properties(x) AS locked
+    REMOVE x._lock
+    WITH p, d, answer, x AS a, locked
+    WHERE a:Artifact AND locked.status = d.status
+      AND (NOT $resumed OR NOT EXISTS { MATCH (:Decision {id: answer.id}) })
     CREATE (p)-[:DECIDED]->(dec:Decision {id: answer.id, action: d.action, rule: d.rule, rules: d.rules,
                                           path: d.path, at: $now, scope_id: d.scope_id,
                                           detail: d.detail})-[:ABOUT]->(a)

@@ -4,8 +4,15 @@
 // caller's $statuses and $families never name them). Each hit counts as a recall when $recall.
 // Params: those of search/hybrid_rank.cypher, plus $limit, $recall
 {{HYBRID_RANK}}
+// Concurrency rule (lock by write, then read; see artifact/update.cypher): when hits count as recalls, each is
+// locked by a write and incremented from the value read after the lock, so concurrent searches never lose a
+// count (the ranking read a.recall_count before any lock).
+// guards: a.recall_count
 WITH a, ft_rank, vec_rank, retention, score ORDER BY score DESC, a.id LIMIT $limit
+FOREACH (_ IN CASE WHEN $recall THEN [1] ELSE [] END | SET a._lock = true)
+WITH a, ft_rank, vec_rank, retention, score, apoc.any.properties(a) AS locked
 FOREACH (_ IN CASE WHEN $recall THEN [1] ELSE [] END |
-  SET a.recall_count = coalesce(a.recall_count, 0) + 1, a.accessed_at = $now)
+  REMOVE a._lock
+  SET a.recall_count = coalesce(locked.recall_count, 0) + 1, a.accessed_at = $now)
 RETURN a {.*, embedding: null, relations: [(a)-[r:RELATES_TO]->(b) | {type: r.type, to_id: b.id}]} AS artifact,
        score, ft_rank, vec_rank, retention
