@@ -84,7 +84,7 @@ def translate(exc: Exception) -> CognitionError:
             code = m.group(1)
             return CognitionError(f"refused by the database: {code}: {m.group(2).strip()}",
                                   code=code, status=_TRIGGER_CODES[code])
-        if exc.code == "Neo.ClientError.Statement.EntityNotFound":
+        if exc.code == "Neo.ClientError.Statement.EntityNotFound" or "EntityNotFoundException" in (exc.message or ""):
             # The node was deleted by a transaction that committed while this one waited for its lock (a working
             # state cleared, a scope deleted): for the caller it is gone.
             return NotFound("it was removed by a concurrent operation", code="not_found")
