@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install run test bench lint neo4j-dist clean
+.PHONY: install run test bench soak lint neo4j-dist clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is required")'
@@ -29,6 +29,11 @@ test: neo4j-dist
 
 bench: neo4j-dist
 	$(BIN)/python -m bench $(BENCH_ARGS)
+
+# A mixed concurrent workload against the served process on a Neo4j of its own (ports 37687/37474), with a
+# Neo4j restart and a SIGKILL of the service in the middle; SOAK_S seconds (default 300). tests/soak.py
+soak: neo4j-dist
+	$(BIN)/python -m tests.soak $(SOAK_ARGS)
 
 lint: install
 	$(BIN)/ruff check graph service digest cypher tests bench

@@ -79,7 +79,7 @@ class Served:
 
     def client(self, key: str | None = None, **kw: Any) -> httpx.Client:
         return httpx.Client(base_url=self.url, headers={"Authorization": f"Bearer {key or self.key}"},
-                            timeout=kw.pop("timeout", 120.0), **kw)
+                            timeout=kw.pop("timeout", 300.0), **kw)
 
 
 @contextmanager
