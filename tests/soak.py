@@ -322,7 +322,8 @@ def report(led: Ledger, seconds: float) -> str:
         lat_ms = sorted(x * 1000 for x in lat)
         p95 = lat_ms[min(len(lat_ms) - 1, int(0.95 * len(lat_ms)))]
         st = ", ".join(f"{s}×{n}" for (o, s), n in sorted(led.statuses.items()) if o == op)
-        lines.append(f"{op:<12}{len(lat):>8}{len(lat) / seconds:>9.1f}{statistics.median(lat_ms):>9.1f}{p95:>9.1f}  {st}")
+        lines.append(f"{op:<12}{len(lat):>8}{len(lat) / seconds:>9.1f}{statistics.median(lat_ms):>9.1f}"
+                     f"{p95:>9.1f}  {st}")
     lines.append(f"{'all':<12}{total:>8}{total / seconds:>9.1f}")
     return "\n".join(lines)
 

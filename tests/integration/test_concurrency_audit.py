@@ -173,3 +173,49 @@ def test_clearing_working_state_while_it_is_updated_answers_no_5xx(server: Serve
         assert all(r.status_code in (200, 404) for r in rs[:-1]), [(r.status_code, r.text) for r in rs]
         with server.client() as c:
             assert c.get(base).json()["items"] == []  # whatever landed before the clear went with it
+
+
+def test_a_remove_pass_and_a_restore_of_its_candidate_never_both_apply(server: Served) -> None:
+    outcomes = set()
+    for _ in range(ROUNDS):
+        with server.client() as c:
+            s = scope(c)
+            base = f"/v1/scopes/{s['id']}/memories"
+            a, b = memory(c, s["id"], "uses the staging database"), memory(c, s["id"], "the staging database")
+            assert c.post(f"/v1/scopes/{s['id']}/edges",
+                          json={"type": "DEPENDS_ON", "from_id": a["id"], "to_id": b["id"]}).status_code == 201
+            assert c.delete(f"{base}/{b['id']}", params={"detach": "true"}).status_code == 200
+            part = {"namespace": s["namespace"], "cognitive_owner": s["cognitive_owner"]}
+            # The archive pass and an update of the same record at once: both land, nothing is lost.
+            ag = c.get(f"{base}/{a['id']}").headers["ETag"]
+
+            def archive_or_edit(i: int, cl: httpx.Client) -> httpx.Response:
+                if i == 0:
+                    return cl.post("/v1/digest/passes", json={**part, "phases": ["archive"]})
+                return cl.patch(f"{base}/{a['id']}", json={"content": "uses the staging database (v2)"},
+                                headers={"If-Match": ag})
+
+            passed, edited = race(2, archive_or_edit, make_client=server.client)
+            assert passed.status_code == 201 and edited.status_code == 200, (passed.text, edited.text)
+            now = c.get(f"{base}/{a['id']}").json()
+            assert now["status"] == "archived" and now["revision"] == 2 and now["content"].endswith("(v2)")
+
+        def remove_or_restore(i: int, cl: httpx.Client) -> httpx.Response:
+            if i == 0:
+                return cl.post("/v1/digest/passes", json={**part, "phases": ["remove"]})
+            return cl.post(f"{base}/{a['id']}/restore", json={})
+
+        removed, restored = race(2, remove_or_restore, make_client=server.client)
+        assert removed.status_code == 201, removed.text
+        with server.client() as c:
+            got = c.get(f"{base}/{a['id']}")
+        if restored.status_code == 200:  # the restore came first: the remove decision was void
+            assert got.status_code == 200 and got.json()["status"] == "active", got.text
+            with server.client() as c:
+                assert events(c, f"{base}/{a['id']}", "remove") == 0
+            outcomes.add("restored")
+        else:  # the pass came first: a tombstone, and the restore found nothing to restore
+            assert restored.status_code in (404, 409), restored.text
+            assert got.status_code == 404 and got.json()["code"] == "artifact_removed", got.text
+            outcomes.add("removed")
+    assert outcomes
