@@ -230,7 +230,7 @@ class Workload:
         else:
             getattr(self, op)(c)
 
-    def run(self, seconds: float, faults: Callable[[], None] | None = None) -> float:
+    def run(self, seconds: float, faults: Callable[[], threading.Thread] | None = None) -> float:
         stop = threading.Event()
         for _ in range(10):  # something to work on from the first second
             with self.server.client() as c:
@@ -248,10 +248,12 @@ class Workload:
         started = time.monotonic()
         for t in threads:
             t.start()
-        if faults is not None:
-            faults()
+        injector = faults() if faults is not None else None
         while time.monotonic() - started < seconds:
             time.sleep(0.2)
+        if injector is not None:  # the load goes on until every fault has been injected and recovered from
+            injector.join(900)
+            assert not injector.is_alive(), "the fault injector did not finish"
         stop.set()
         for t in threads:
             t.join(180)
@@ -368,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _faults(server: Served, ledger: Ledger, seconds: float, stop_db: Callable[[], Any],
-            start_db: Callable[[], Any]) -> Callable[[], None]:
+            start_db: Callable[[], Any]) -> Callable[[], threading.Thread]:
     """Restart Neo4j at a third of the run and SIGKILL the served process at two thirds (in a thread)."""
 
     def inject() -> None:
@@ -387,9 +389,15 @@ def _faults(server: Served, ledger: Ledger, seconds: float, stop_db: Callable[[]
         server.start()
         time.sleep(1)
         ledger.in_fault = False
+        injected.append("neo4j restart")
+        injected.append("service SIGKILL")
 
-    def start() -> None:
-        threading.Thread(target=inject, daemon=True).start()
+    injected: list[str] = []
+
+    def start() -> threading.Thread:
+        t = threading.Thread(target=inject, daemon=True)
+        t.start()
+        return t
 
     return start
 
