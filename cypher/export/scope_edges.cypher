@@ -1,7 +1,7 @@
 // Export, line type `edge`: every first-class relationship between two artifacts or tombstones of the scope
 // (SUPPORTS, DEPENDS_ON, DERIVED_FROM, SUPERSEDES, RELATES_TO {type}), ordered by (from, type, to, relation);
 // a page of $limit after $skip. Params: $scope_id, $working_state (bool), $skip, $limit
-CALL {
+CALL () {
   MATCH (a:Artifact {scope_id: $scope_id}) RETURN a
   UNION ALL
   MATCH (a:Tombstone {scope_id: $scope_id}) RETURN a
