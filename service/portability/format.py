@@ -71,9 +71,9 @@ class Digest:
         self.counts[line_type] += 1
         return line
 
-    def manifest(self, **extra: Any) -> bytes:
+    def manifest(self) -> bytes:
         return encode({"type": MANIFEST, "format": FORMAT, "version": VERSION, "counts": self.counts,
-                       "sha256": self.sha.hexdigest(), **extra})
+                       "sha256": self.sha.hexdigest()})
 
 
 @dataclass
@@ -113,6 +113,10 @@ def parse(chunks: Iterable[bytes]) -> Parsed:
         raise ImportRefused(f"format {manifest.get('format')!r} version {manifest.get('version')!r}: this service "
                             f"reads {FORMAT} version {VERSION}", code="import_manifest_invalid",
                             line=len(raw_lines))
+    if encode(manifest) != raw_lines[-1] + b"\n" or set(manifest) != {"type", "format", "version", "counts", "sha256"}:
+        # The manifest is written in the canonical form (sorted keys, no spaces), so a changed byte in it shows.
+        raise ImportRefused("the manifest line was changed (it is not in the form an export writes)",
+                            code="import_manifest_invalid", line=len(raw_lines))
     sha = hashlib.sha256()
     for raw in raw_lines[:-1]:
         sha.update(raw + b"\n")
@@ -136,7 +140,8 @@ def parse(chunks: Iterable[bytes]) -> Parsed:
 
 def _check_manifest(manifest: dict[str, Any], lines: dict[str, list[dict[str, Any]]]) -> None:
     counts = manifest.get("counts")
-    if not isinstance(counts, dict) or any(counts.get(t, 0) != len(v) for t, v in lines.items()):
+    if not isinstance(counts, dict) or set(counts) != set(LINE_TYPES) \
+            or any(counts[t] != len(v) for t, v in lines.items()):
         raise ImportRefused("the manifest's counts do not match the lines in the file",
                             code="import_manifest_invalid")
     if len(lines["scope"]) != 1:
@@ -145,12 +150,12 @@ def _check_manifest(manifest: dict[str, Any], lines: dict[str, list[dict[str, An
         raise ImportRefused("an export holds at most one write_policy line", code="import_manifest_invalid")
 
 
-def build(objects: Iterable[tuple[str, dict[str, Any]]], **manifest_extra: Any) -> bytes:
+def build(objects: Iterable[tuple[str, dict[str, Any]]]) -> bytes:
     """A complete file from (line type, fields) pairs, put in file order (line types in their order, each type's
     lines as given); used by the peer importers."""
     digest = Digest()
     out = bytearray()
     for line_type, obj in sorted(objects, key=lambda pair: LINE_TYPES.index(pair[0])):
         out += digest.add(line_type, encode({"type": line_type, **obj}))
-    out += digest.manifest(**manifest_extra)
+    out += digest.manifest()
     return bytes(out)

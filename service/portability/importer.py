@@ -21,6 +21,7 @@ import re
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from neo4j import AsyncManagedTransaction
@@ -64,15 +65,19 @@ def new_id() -> str:
 async def import_scope(graph: Graph, chunks: Iterable[bytes], target: Target, *, actor: str,
                        progress: Progress | None = None) -> Outcome:
     parsed = parse(chunks)
-    _check_shape(parsed)
-    _screen(parsed, target)
-    ids = _id_map(parsed, target.keep_ids)
+    try:
+        _check_shape(parsed)
+        _screen(parsed, target)
+        ids = _id_map(parsed, target.keep_ids)
+        plan = _plan(parsed, target, ids, actor=actor)
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:
+        # A file whose checksum is right can still be hand-made: a value of the wrong type is refused, not a 500.
+        raise _bad(f"a line holds a value of the wrong type ({type(exc).__name__})") from exc
     if target.keep_ids:
         present = await graph.read(repo.ids_present, [ids[k] for k in _owned_ids(parsed)])
         if present:
             raise Conflict(f"--keep-ids: {len(present)} id(s) already exist in this store (e.g. {present[0]}); "
                            "import without keeping ids", code="import_id_exists")
-    plan = _plan(parsed, target, ids, actor=actor)
     try:
         await graph.write(_write, plan, progress)
     except CognitionError as exc:
@@ -215,9 +220,20 @@ def _remap(value: Any, ids: dict[str, str]) -> Any:
     return value
 
 
+_SCALARS = (str, int, float, bool)
+
+
 def _props(obj: dict[str, Any], ids: dict[str, str], *, drop: Iterable[str] = ()) -> dict[str, Any]:
     skip = {"type", *drop}
-    return revive({k: (v if k in TEXT_KEYS else _remap(v, ids)) for k, v in obj.items() if k not in skip})
+    props = revive({k: (v if k in TEXT_KEYS else _remap(v, ids)) for k, v in obj.items() if k not in skip})
+    for key, value in props.items():
+        # What a Neo4j property can hold: a scalar or a list of one scalar type (no maps, no nesting).
+        ok = isinstance(value, _SCALARS) or value is None or isinstance(value, datetime) or (
+            isinstance(value, list) and all(isinstance(v, _SCALARS) for v in value)
+            and len({type(v) for v in value}) <= 1)
+        if not ok:
+            raise _bad(f"property {key!r} holds a value a graph property cannot hold")
+    return props
 
 
 # ---- the write ----------------------------------------------------------------------------------------------

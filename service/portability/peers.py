@@ -118,11 +118,15 @@ def _mem0(doc: Any, *, name: str | None, cognitive_owner: str | None) -> Iterato
         text = item.get("memory", item.get("content"))
         if not isinstance(text, str) or not text.strip():
             raise ImportRefused(f"mem0 memory {item.get('id')!r} has no text", code="import_line_invalid")
-        meta = dict(item.get("metadata") or {})
+        meta = item.get("metadata") or {}
+        if not isinstance(meta, dict):
+            raise ImportRefused(f"mem0 memory {item.get('id')!r}: metadata is not an object",
+                                code="import_line_invalid")
+        meta = dict(meta)
         kind = meta.pop("kind", None)
         meta.update({f"mem0_{k}": item[k] for k in ("id", "hash", *_MEM0_IDS) if item.get(k) is not None})
         at = _when(item.get("created_at"), now)
-        categories = item.get("categories") or []
+        categories = item.get("categories") if isinstance(item.get("categories"), list) else []
         updated = _when(item.get("updated_at"), datetime.fromisoformat(at))
         yield from _memory(scope_id, text, created_at=at, updated_at=updated,
                            kind=kind if kind in Kind.__members__ else "semantic",
@@ -158,8 +162,11 @@ def _mcp_memory(doc: Any, *, name: str | None, cognitive_owner: str | None) -> I
     yield from _scope_and_kernels(scope_id, name=name or "mcp-neo4j-memory", owner=cognitive_owner, created_at=now)
     by_name: dict[str, str] = {}
     for entity in graph["entities"]:
+        if not isinstance(entity, dict):
+            raise ImportRefused("an entity is an object {name, type, observations}", code="import_line_invalid")
         ename, etype = entity.get("name"), entity.get("type")
-        observations = [o for o in entity.get("observations") or [] if isinstance(o, str)]
+        raw_obs = entity.get("observations")
+        observations = [o for o in raw_obs if isinstance(o, str)] if isinstance(raw_obs, list) else []
         if not isinstance(ename, str) or not ename or ename in by_name:
             raise ImportRefused(f"entity {ename!r}: no name, or a name given twice", code="import_line_invalid")
         lines = list(_memory(scope_id, "\n".join(observations) or ename, created_at=now, updated_at=now,
@@ -167,7 +174,10 @@ def _mcp_memory(doc: Any, *, name: str | None, cognitive_owner: str | None) -> I
                              metadata={"mcp_entity": ename, "mcp_type": etype, "mcp_observations": len(observations)}))
         by_name[ename] = lines[0][1]["id"]
         yield from lines
-    for rel in graph.get("relations") or []:
+    relations = graph.get("relations") or []
+    for rel in relations if isinstance(relations, list) else [None]:
+        if not isinstance(rel, dict):
+            raise ImportRefused("a relation is an object {source, target, relationType}", code="import_line_invalid")
         source, target, rtype = rel.get("source"), rel.get("target"), rel.get("relationType")
         if source not in by_name or target not in by_name or not isinstance(rtype, str) or not rtype:
             raise ImportRefused(f"relation {source!r} -{rtype!r}-> {target!r} names an entity not in the graph",
