@@ -30,6 +30,7 @@ from graph import portability as repo
 from graph.driver import Graph
 from graph.errors import CognitionError, Conflict
 from graph.model import KERNELS, LABELS, Family
+from service import embedding
 from service.deps import utcnow
 from service.pipeline import Candidate, GateRefusal, screen
 from service.portability.format import FORMAT, ImportRefused, Parsed, parse, revive
@@ -85,6 +86,9 @@ async def import_scope(graph: Graph, chunks: Iterable[bytes], target: Target, *,
             raise Conflict(f"a scope named {plan.scope['name']!r} already exists for "
                            f"{target.namespace}/{plan.scope['cognitive_owner']}", code="scope_exists") from exc
         raise
+    embedder = embedding.configured()
+    if embedder is not None:  # vectors are not exported: embed the new scope's rows after commit, like a save
+        await embedding.reembed(graph, embedder, scope_id=str(plan.scope["id"]))
     counts = {k: len(v) for k, v in parsed.lines.items()}
     scope = {k: v for k, v in plan.scope.items() if k != "write_policy"}
     scope["agent_kernel_id"], scope["world_kernel_id"] = plan.kernels
