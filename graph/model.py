@@ -114,6 +114,7 @@ class Artifact(BaseModel):
     archived_at: datetime | None = None
     archived_by: str | None = None  # the digest / GC pass that archived it
     restored_at: datetime | None = None
+    source: str | None = None  # provenance, service-owned (`import` for imported records: service/portability)
 
     @classmethod
     def from_node(cls, props: dict[str, Any]) -> Artifact:

@@ -309,3 +309,58 @@ def wait_for_bolt(uri: str, auth: tuple[str, str], *, timeout: float = 180.0) ->
             drv.execute_query("RETURN 1")  # the default database, once it is online
 
     _probe()
+
+
+# ---- backup and restore (offline, with the server's own neo4j-admin) -------------------------------------------
+
+def _admin(inst: LocalInstance, *args: str) -> None:
+    proc = _launcher(inst, "Neo4jAdminCommand", *args)
+    if proc.returncode != 0:
+        raise LocalNeo4jError(f"neo4j-admin {' '.join(args[:2])} failed:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
+
+
+def backup(inst: LocalInstance, to: Path, *, database: str = "neo4j") -> Path:
+    """An offline dump of the instance's database (`neo4j-admin database dump`) into the file `to`. A running
+    instance is stopped for the dump and started again after it (Community dumps only a stopped database)."""
+    dist = ensure_distribution()
+    _write_conf(inst, dist)
+    was_running = stop(inst)
+    to = to.resolve()
+    to.parent.mkdir(parents=True, exist_ok=True)
+    work = to.parent / f".{to.name}.partial"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir()
+    try:
+        _say(f"dumping {database} of ({inst.name}) to {to}")
+        _admin(inst, "database", "dump", database, f"--to-path={work}", "--overwrite-destination=true")
+        (work / f"{database}.dump").replace(to)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+        if was_running:
+            start(inst)
+    return to
+
+
+def restore(inst: LocalInstance, dump: Path, *, database: str = "neo4j") -> None:
+    """Replace the instance's database with a dump (`neo4j-admin database load --overwrite-destination`). The
+    instance is stopped for the load and started after it (also when it was not running: a restore is checked
+    by the server opening the store). Users, passwords and the scope-invariant trigger live in the `system`
+    database, which a restore leaves as it is."""
+    dump = dump.resolve()
+    if not dump.is_file():
+        raise LocalNeo4jError(f"no dump file {dump}")
+    dist = ensure_distribution()
+    _write_conf(inst, dist)
+    stop(inst)
+    work = inst.root / "restore"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    try:
+        # neo4j-admin reads `<database>.dump` from a folder.
+        os.link(dump, work / f"{database}.dump") if dump.stat().st_dev == work.stat().st_dev \
+            else shutil.copy2(dump, work / f"{database}.dump")
+        _say(f"loading {dump} into {database} of ({inst.name})")
+        _admin(inst, "database", "load", database, f"--from-path={work}", "--overwrite-destination=true")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    start(inst)

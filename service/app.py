@@ -11,7 +11,7 @@ from fastapi import Depends, FastAPI
 from graph.driver import Graph, Neo4jConfig
 from graph.schema import apply_schema
 from service import embedding, errors, observability
-from service.api import artifacts, context, digest, gc, health, keys, scopes
+from service.api import artifacts, context, digest, gc, health, keys, portability, scopes
 from service.auth import Authenticator, ensure_first_key
 from service.deps import authorize, document_access
 from service.limits import BodySizeLimit
@@ -56,12 +56,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   description="A typed memory service for autonomous agents, backed by a real Neo4j graph.")
     errors.install(app)
     observability.configure_logging()
-    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    # The import route streams its (large) body itself, under its own limit (service/api/portability.py).
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes, unbuffered=portability.UNBUFFERED)
     app.add_middleware(observability.RequestObserver)  # outermost: also logs and times the 413s
     document_access(app)
     for router in keys.ROUTERS:
         app.include_router(router)
     app.include_router(health.router)
+    app.include_router(portability.router)  # before scopes: /v1/scopes/import is not a scope id
     app.include_router(scopes.router)
     for router in artifacts.ROUTERS:
         app.include_router(router)

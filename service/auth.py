@@ -104,6 +104,7 @@ _WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _RULES: tuple[tuple[frozenset[str], re.Pattern[str], frozenset[str]], ...] = (
     (_WRITE_METHODS | {"GET", "HEAD"}, re.compile(r"^/v1/keys(/|$)"), OPERATORS),
     (frozenset({"POST"}), re.compile(r"/(approve|reject)$"), OPERATORS),
+    (frozenset({"POST"}), re.compile(r"^/v1/scopes/import$"), OPERATORS),
     (_WRITE_METHODS, re.compile(r"/write-policy$"), OPERATORS),
     (_WRITE_METHODS, re.compile(r"/(digest|gc)(/|$)"), OPERATORS),
     (frozenset({"POST"}), re.compile(r"/(search|context|why)$"), ALL_ROLES),  # reads sent as POST

@@ -75,6 +75,8 @@ async def get_principal(request: Request) -> Principal:
 async def _json_body(request: Request) -> Any:
     if request.method not in ("POST", "PUT", "PATCH"):
         return None
+    if request.headers.get("content-type", "").split(";")[0].strip() == "application/x-ndjson":
+        return None  # a streamed file (scope import), never read as JSON by FastAPI either
     try:
         return await request.json()  # parsed once: FastAPI has already read it for the route (cached)
     except ValueError:

@@ -15,12 +15,14 @@ DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024
 
 
 class BodySizeLimit:
-    def __init__(self, app: ASGIApp, max_bytes: int = DEFAULT_MAX_BODY_BYTES) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int = DEFAULT_MAX_BODY_BYTES,
+                 unbuffered: frozenset[tuple[str, str]] = frozenset()) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.unbuffered = unbuffered  # (method, path) of routes that stream their body under their own limit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http" or (scope.get("method"), scope.get("path")) in self.unbuffered:
             await self.app(scope, receive, send)
             return
         declared = _content_length(scope)
