@@ -5,7 +5,7 @@ tool errors carrying the same codes. (The served process, over streamable HTTP: 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
@@ -26,23 +26,23 @@ Session = Callable[[str, Callable[[Client], Awaitable[Any]]], Any]
 
 
 @pytest.fixture
-def mcp(neo4j_config: Neo4jConfig, client: TestClient) -> Session:
+def mcp(neo4j_config: Neo4jConfig, client: TestClient) -> Iterator[Session]:
     """`mcp(key, fn)`: run `fn(client)` in an MCP client session with the server, as that key. The key is
-    re-verified on every call with no cache (TTL 0), so a revoke shows on the next call."""
+    re-verified on every call with no cache (TTL 0), so a revoke shows on the next call. One event loop and one
+    driver per test (the driver is bound to its loop)."""
+    loop = asyncio.new_event_loop()
+    graph = Graph.connect(neo4j_config)
+    auth = Authenticator(graph, ttl=0)
 
-    def run(key: str, fn: Callable[[Client], Awaitable[Any]]) -> Any:
-        async def main() -> Any:
-            graph = Graph.connect(neo4j_config)
-            try:
-                server = build_server(Runtime(graph, Authenticator(graph, ttl=0)), key_from_secret(key))
-                async with Client(server) as session:
-                    return await fn(session)
-            finally:
-                await graph.close()
+    async def session(key: str, fn: Callable[[Client], Awaitable[Any]]) -> Any:
+        async with Client(build_server(Runtime(graph, auth), key_from_secret(key))) as c:
+            return await fn(c)
 
-        return asyncio.run(main())
-
-    return run
+    try:
+        yield lambda key, fn: loop.run_until_complete(session(key, fn))
+    finally:
+        loop.run_until_complete(graph.close())
+        loop.close()
 
 
 def call(mcp: Session, key: str, tool: str, **args: Any) -> CallToolResult:
