@@ -166,3 +166,31 @@ def test_a_revoked_key_is_refused_at_once(served: str, tenant_http: dict[str, An
     assert api(served, "DELETE", f"/v1/keys/{k['id']}").status_code == 200
     r = httpx.post(f"{served}/mcp", json={}, headers={"Authorization": f"Bearer {k['key']}"}, timeout=30)
     assert r.status_code == 401 and r.json()["code"] == "unauthenticated"
+
+
+def test_cognition_mcp_over_stdio(neo4j_config: Neo4jConfig, tenant_http: dict[str, Any]) -> None:
+    """`cognition mcp` launched by a real client as a subprocess, the key from COGNITION_API_KEY."""
+    from mcp import StdioServerParameters
+
+    sid = tenant_http["scope"]["id"]
+    env = {**os.environ, "NEO4J_URI": neo4j_config.uri, "NEO4J_USER": neo4j_config.user,
+           "NEO4J_PASSWORD": neo4j_config.password, "NEO4J_DATABASE": neo4j_config.database,
+           "COGNITION_API_KEY": tenant_http["key"], "COGNITION_APPLY_SCHEMA": "false"}
+    params = StdioServerParameters(command=sys.executable, args=["-m", "service.cli", "mcp"], env=env,
+                                   cwd=Path(__file__).resolve().parents[2])
+
+    async def main() -> tuple[dict[str, Any], dict[str, Any], CallToolResult]:
+        async with Client(params, read_timeout_seconds=300) as c:
+            saved = ok(await c.call_tool("save_memory", {"scope_id": sid, "content": "stdio works: quokka"}))
+            arms = ok(await c.call_tool("recall", {"scope_id": sid, "query": "quokka", "surface": "lazy"}))
+            bad = await c.call_tool("save_memory", {"scope_id": sid, "content": INJECTION})
+            return saved, arms, bad
+
+    saved, arms, bad = asyncio.run(main())
+    assert saved["id"] in [m["id"] for m in arms["arms"]["relevant_memories"]]
+    refused(bad, "threat_pattern_detected")
+    # no key, or a bad one: the command refuses to start
+    for key in ("", "cog_nope"):
+        r = subprocess.run([sys.executable, "-m", "service.cli", "mcp"], env={**env, "COGNITION_API_KEY": key},
+                           capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+        assert r.returncode == 2 and "COGNITION_API_KEY" in r.stderr and r.stdout == ""
