@@ -49,3 +49,12 @@ async def delete(graph: Graph, scope_id: str, *, actor: str, now: datetime, batc
     done = await graph.query(cypher.load("scope/delete_finish"), id=scope_id, now=now, event_id=new_id(),
                              actor=actor, deleted=deleted)
     return int(done[0]["deleted"]) if done else deleted
+
+
+async def list_visible(tx: AsyncManagedTransaction, *, namespaces: list[str] | None, after: tuple[str, str] | None,
+                       limit: int) -> list[dict[str, Any]]:
+    """One page of the scopes in `namespaces` (None = every namespace), ordered by (namespace, id)."""
+    result = await tx.run(cypher.load("scope/list_visible"), all=namespaces is None, namespaces=namespaces or [],
+                          after_namespace=after[0] if after else None, after_id=after[1] if after else None,
+                          limit=limit)
+    return [dict(r["scope"]) async for r in result]

@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI
+from starlette.routing import Route
 
 from graph.driver import Graph, Neo4jConfig
 from graph.schema import apply_schema
@@ -15,6 +16,8 @@ from service.api import artifacts, context, digest, gc, health, keys, portabilit
 from service.auth import Authenticator, ensure_first_key
 from service.deps import authorize, document_access
 from service.limits import BodySizeLimit
+from service.mcp.http import PATH as MCP_PATH
+from service.mcp.http import McpEndpoint
 from service.settings import Settings
 
 
@@ -27,6 +30,7 @@ def neo4j_config(settings: Settings) -> Neo4jConfig:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
+    mcp = McpEndpoint(host=settings.host)  # streamable HTTP at /mcp (service/mcp/http.py)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -46,7 +50,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if first:  # shown once; only its hash is stored
                 print(f"[cognition] first operator key (holds every namespace; shown once, store it now):\n"
                       f"    {first}", file=sys.stderr, flush=True)
-            yield
+            async with mcp.serving(graph, app.state.auth):
+                yield
             embedding.configure(previous_embedder)
         finally:
             await graph.close()
@@ -70,4 +75,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(digest.router)
     app.include_router(gc.router)
     app.include_router(context.router)
+    app.router.routes.append(Route(MCP_PATH, mcp, include_in_schema=False))  # ASGI: every method, own auth
     return app

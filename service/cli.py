@@ -53,6 +53,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_mcp(args: argparse.Namespace) -> int:
+    """The MCP server over stdio (service/mcp/stdio.py); the key from COGNITION_API_KEY."""
+    from service.mcp import stdio
+
+    secret = os.environ.get(stdio.KEY_ENV)
+    if not secret:
+        print(f"cognition mcp: set {stdio.KEY_ENV} to an API key (`cognition keys create`)", file=sys.stderr)
+        return 2
+    settings = Settings()
+    started = _ensure_neo4j(settings, args.instance)
+    try:
+        return asyncio.run(stdio.serve(settings, secret))
+    finally:
+        if started and not args.keep_neo4j:
+            neo4j_local.stop(_instance(args.instance))
+
+
 def cmd_neo4j(args: argparse.Namespace) -> int:
     inst = _instance(args.instance)
     if args.action == "start":
@@ -105,6 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = add("serve", cmd_serve, "start Neo4j if needed, apply the schema, serve the API")
     serve.add_argument("--keep-neo4j", action="store_true", help="leave the local Neo4j running on exit")
+    mcp = add("mcp", cmd_mcp, "the MCP server over stdio (key from COGNITION_API_KEY)")
+    mcp.add_argument("--keep-neo4j", action="store_true", help="leave a local Neo4j it started running on exit")
     neo = add("neo4j", cmd_neo4j, "the managed local Neo4j: start | stop | status")
     neo.add_argument("action", choices=["start", "stop", "status"])
     neo.add_argument("--fresh", action="store_true", help="wipe the instance's data first")

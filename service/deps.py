@@ -37,7 +37,7 @@ from service.auth import (
 from service.errors import ErrorBody
 
 __all__ = ["ActorDep", "GraphDep", "PrincipalDep", "authorize", "document_access", "get_principal",
-           "require_namespace", "require_role", "utcnow"]
+           "require_namespace", "require_role", "require_visible", "utcnow"]
 
 _ID = re.compile(r"^[A-Za-z0-9-]{1,64}$")
 
@@ -52,7 +52,7 @@ def get_authenticator(request: Request) -> Authenticator:
     return auth
 
 
-def _bearer(request: Request) -> str | None:
+def bearer_token(request: Request) -> str | None:
     value = request.headers.get("authorization")
     if not value:
         return None
@@ -66,7 +66,7 @@ async def get_principal(request: Request) -> Principal:
     """The verified caller (`Authorization: Bearer <key>`); 401 `unauthenticated` otherwise."""
     principal: Principal | None = getattr(request.state, "principal", None)
     if principal is None:
-        principal = await get_authenticator(request).authenticate(_bearer(request))
+        principal = await get_authenticator(request).authenticate(bearer_token(request))
         request.state.principal = principal
         request.state.key_id = principal.key_id  # for the request log; never the key itself
     return principal
@@ -83,6 +83,18 @@ async def _json_body(request: Request) -> Any:
         return None  # the route's own validation answers malformed JSON
 
 
+async def require_visible(auth: Authenticator, principal: Principal, param: str, value: str) -> None:
+    """The tenant check of one scope or pass id (`param` is `scope_id` or `pass_id`): 404 `scope_not_found`
+    (`pass_not_found`) when it does not exist or lives in a namespace the key does not hold. Shared by every
+    surface (the HTTP guard below, the MCP tools)."""
+    what = param.removesuffix("_id")
+    if not _ID.match(value):
+        raise Invalid(f"{param}: not a {what} id", details={"field": param})
+    namespace = await auth.namespace_of(param, value)
+    if namespace is None or not principal.holds(namespace):
+        raise NotFound(f"no {what} {value}", code=f"{what}_not_found")
+
+
 async def authorize(request: Request) -> None:
     """The app-wide guard (see the module docstring). Routes outside `/v1` (health, metrics) are open."""
     route = request.scope.get("route")
@@ -92,14 +104,8 @@ async def authorize(request: Request) -> None:
     principal = await get_principal(request)
     for param in NAMESPACE_OF:  # scope_id, pass_id: things that live in one namespace
         value = request.path_params.get(param)
-        if value is None:
-            continue
-        what = param.removesuffix("_id")
-        if not _ID.match(value):
-            raise Invalid(f"{param}: not a {what} id", details={"field": param})
-        namespace = await get_authenticator(request).namespace_of(param, value)
-        if namespace is None or not principal.holds(namespace):
-            raise NotFound(f"no {what} {value}", code=f"{what}_not_found")
+        if value is not None:
+            await require_visible(get_authenticator(request), principal, param, value)
     named = [request.path_params.get("namespace"), request.query_params.get("namespace")]
     body = await _json_body(request)
     if isinstance(body, dict):

@@ -1,0 +1,244 @@
+"""The MCP server: nine short tools over the memory service, on the official `mcp` SDK (`MCPServer`).
+
+Every tool call is checked like the HTTP route it stands for (service/deps.py `authorize`), in the same order:
+1. the caller: a verified API key (HTTP: the request's bearer, verified by service/mcp/http.py; stdio: the key
+   from the environment, re-verified on each call through the same cached `Authenticator`, so a revoke holds);
+2. the scope: `scope_id` must name a scope in one of the key's namespaces, else `scope_not_found` — exactly as
+   a scope of another namespace answers over HTTP. No tool takes a namespace or owner argument;
+3. the role: `roles_for(method, route)` of that route (an auditor reads, never writes).
+Then the same use case as the route (service/mcp/tools.py). Refusals come back as tool errors (`isError`)
+whose structured content is the HTTP error body: `{"code", "message", ...details}`.
+"""
+
+# No `from __future__ import annotations`: the SDK reads these signatures (and the Context annotation) at run time.
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import Field, ValidationError
+
+from graph.driver import Graph
+from graph.errors import CognitionError, Unavailable
+from graph.model import Family, Kind, Tier
+from service.auth import Authenticator, Principal, require_role, roles_for
+from service.deps import require_visible
+from service.mcp import tools
+
+_log = logging.getLogger("cognition.mcp")
+
+INSTRUCTIONS = ("Typed memory for agents. Call list_scopes first; every other tool takes one of those scope ids. "
+                "Saved text passes the same threat and quality gates as the HTTP API.")
+
+
+@dataclass
+class Runtime:
+    """What the tools run against; set by whoever owns the lifecycle (the app's lifespan, or `cognition mcp`)."""
+
+    graph: Graph | None = None
+    auth: Authenticator | None = None
+
+    def ready(self) -> tuple[Graph, Authenticator]:
+        if self.graph is None or self.auth is None:
+            raise Unavailable("the memory service is starting or stopping; retry shortly")
+        return self.graph, self.auth
+
+
+# Who is calling, for one tool call: (the call's context, the verifier) → the verified principal.
+PrincipalOf = Callable[[Context, Authenticator], Awaitable[Principal]]
+
+
+def key_from_secret(secret: str) -> PrincipalOf:
+    """stdio and in-process: one key for the connection, verified on every call (cache TTL: revokes hold)."""
+
+    async def principal_of(_: Context, auth: Authenticator) -> Principal:
+        return await auth.authenticate(secret)
+
+    return principal_of
+
+
+# ---- results ---------------------------------------------------------------------------------------------------
+
+def ok(body: dict[str, Any]) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=json.dumps(body, ensure_ascii=False))],
+                          structured_content=body)
+
+
+def refused(body: dict[str, Any]) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=json.dumps(body, ensure_ascii=False))],
+                          structured_content=body, is_error=True)
+
+
+def error_body(exc: CognitionError) -> dict[str, Any]:
+    """The HTTP error body (service/errors.py) plus the status it would have had there."""
+    return {"code": exc.code, "message": exc.message, "status": exc.status, **exc.details}
+
+
+def validation_body(exc: ValidationError) -> dict[str, Any]:
+    """As service/errors.py answers a 422: the first error's code (a validator may name one) and field. The
+    rejected values are never echoed."""
+    errors = exc.errors()
+    first: dict[str, Any] = dict(errors[0]) if errors else {"loc": (), "msg": "invalid arguments"}
+    ctx = first.get("ctx") or {}
+    code = ctx.get("code") if isinstance(ctx.get("code"), str) else "validation_error"
+    field = str(ctx["field"]) if isinstance(ctx.get("field"), str) else _field(first.get("loc", ()))
+    return {"code": code, "message": f"{field}: {first.get('msg', 'invalid')}", "status": 422, "field": field,
+            "errors": [{"field": _field(e.get("loc", ())), "message": str(e.get("msg")), "type": e.get("type")}
+                       for e in errors[:20]]}
+
+
+def _field(loc: Any) -> str:
+    return ".".join(str(p) for p in loc) or "arguments"
+
+
+class CognitionMCP(MCPServer[Any]):
+    """`MCPServer` whose argument-validation failures carry the stable `validation_error` code too."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None,
+                        ) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                return refused(validation_body(exc.__cause__))
+            raise
+
+
+# ---- the tools -------------------------------------------------------------------------------------------------
+
+ScopeId = Annotated[str, Field(description="a scope id from list_scopes")]
+ItemId = Annotated[str, Field(description="a record id")]
+Cursor = Annotated[str | None, Field(description="next_cursor of the previous page")]
+SCOPE_ROUTE = "/v1/scopes/{scope_id}"
+MEMORIES = SCOPE_ROUTE + "/memories"
+MEMORY = MEMORIES + "/{item_id}"
+
+DESCRIPTIONS = {
+    "save_memory": "Save a memory in a scope. It passes the write gates (threat scan, content quality, the scope's "
+                   "approval policy: it may be stored as pending). Returns the record with its revision.",
+    "recall": "Recall what should be in context now: the scope's constraints, instructions, environment, "
+              "preferences, recent episodes, memories relevant to `query`, knowledge, skills and profile. Only "
+              "current, approved rows; each counts as a recall.",
+    "search": "Search a scope's memories (or knowledge or skills) by text. Stale and superseded rows come back "
+              "flagged; archived ones only with include_archived. Long texts are cut; use get for a whole record.",
+    "get": "Get one memory, knowledge page or skill by id, whole, with its revision (needed by update_memory).",
+    "update_memory": "Change a memory as a new revision. Pass the revision you read; a newer one answers "
+                     "revision_mismatch with current_revision. Passes the same write gates as save_memory.",
+    "forget": "Delete a record for good (a tombstone remains). Refused with has_dependents when active records "
+              "depend on it, unless detach is true.",
+    "history": "A record's revisions and events (save, update, approve, archive, ...), oldest first, paged.",
+    "explain": "Why was this record archived, removed or kept? The digest's decisions about it, each citing its "
+               "evidence (the broken reference's path, the superseding memory, the supporters).",
+    "list_scopes": "The scopes this API key can use (its namespaces), paged, and the key's role. Start here.",
+}
+
+
+def build_server(runtime: Runtime, principal_of: PrincipalOf, *, name: str = "cognition") -> CognitionMCP:
+    """The server, its tools bound to `runtime` and to how a call's caller is found (`principal_of`)."""
+    server = CognitionMCP(name, instructions=INSTRUCTIONS, version="0.1.0", log_level="WARNING")
+
+    async def guarded(ctx: Context, method: str, route: str, scope_id: str | None,
+                      work: Callable[[Graph, Principal], Awaitable[dict[str, Any]]]) -> CallToolResult:
+        try:
+            graph, auth = runtime.ready()
+            principal = await principal_of(ctx, auth)
+            if scope_id is not None:
+                await require_visible(auth, principal, "scope_id", scope_id)
+            require_role(principal, *sorted(roles_for(method, route)))
+            return ok(await work(graph, principal))
+        except CognitionError as exc:
+            return refused(error_body(exc))
+        except ValidationError as exc:
+            return refused(validation_body(exc))
+        except Exception as exc:  # a bug, not a refusal: logged with its traceback, answered without detail
+            _log.error("unhandled %s in an MCP tool", type(exc).__name__, exc_info=exc)
+            return refused({"code": "internal_error", "message": "internal error", "status": 500})
+
+    def tool(name: str, *, read_only: bool, destructive: bool = False, idempotent: bool = False,
+             ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        return server.tool(name=name, description=DESCRIPTIONS[name], annotations=ToolAnnotations(
+            read_only_hint=read_only, destructive_hint=destructive, idempotent_hint=idempotent,
+            open_world_hint=False))
+
+    @tool("save_memory", read_only=False)
+    async def save_memory(ctx: Context, scope_id: ScopeId,
+                          content: Annotated[str, Field(description="what to remember")],
+                          kind: Kind = Kind.semantic, tier: Tier = Tier.agent,
+                          tags: list[str] | None = None, subject: str | None = None,
+                          trust: Annotated[float | None, Field(description="0..1")] = None,
+                          idempotency_key: Annotated[str | None, Field(
+                              description="a retried save with the same key writes once")] = None,
+                          ) -> CallToolResult:
+        body: dict[str, Any] = {"content": content, "kind": kind, "tier": tier, "tags": tags or []}
+        if subject is not None:
+            body["subject"] = subject
+        if trust is not None:
+            body["trust"] = trust
+        return await guarded(ctx, "POST", MEMORIES, scope_id,
+                             lambda g, p: tools.save_memory(g, p, scope_id, body, idempotency_key))
+
+    @tool("recall", read_only=False)  # not read-only: what it returns counts as recalled (recall_count, accessed_at)
+    async def recall(ctx: Context, scope_id: ScopeId,
+                     query: Annotated[str | None, Field(description="what the turn is about")] = None,
+                     surface: Literal["eager", "lazy", "cold_start", "all"] = "all",
+                     limit_per_arm: Annotated[int, Field(description=f"1..{tools.MAX_PER_ARM}")] = 5,
+                     ) -> CallToolResult:
+        return await guarded(ctx, "POST", SCOPE_ROUTE + "/context", scope_id,
+                             lambda g, _: tools.recall(g, scope_id, surface=surface, query=query,
+                                                       limit_per_arm=limit_per_arm))
+
+    @tool("search", read_only=False)  # hits count as recalls, as over HTTP
+    async def search(ctx: Context, scope_id: ScopeId, query: str,
+                     family: Literal["memory", "knowledge", "skill"] = "memory",
+                     kind: Kind | None = None, tier: Tier | None = None, tag: str | None = None,
+                     include_archived: bool = False,
+                     limit: Annotated[int, Field(description=f"1..{tools.MAX_SEARCH}")] = 10) -> CallToolResult:
+        return await guarded(ctx, "POST", MEMORIES + "/search", scope_id,
+                             lambda g, _: tools.search(g, scope_id, query=query, family=Family(family),
+                                                       kind=kind.value if kind else None,
+                                                       tier=tier.value if tier else None, tag=tag,
+                                                       include_archived=include_archived, limit=limit))
+
+    @tool("get", read_only=False)  # a load is a recall (recall_count + 1), as over HTTP
+    async def get(ctx: Context, scope_id: ScopeId, id: ItemId) -> CallToolResult:
+        return await guarded(ctx, "GET", MEMORY, scope_id, lambda g, _: tools.get(g, scope_id, id))
+
+    @tool("update_memory", read_only=False)
+    async def update_memory(ctx: Context, scope_id: ScopeId, id: ItemId,
+                            revision: Annotated[int, Field(description="the revision you read (get)")],
+                            content: str | None = None, tags: list[str] | None = None,
+                            subject: str | None = None, trust: float | None = None) -> CallToolResult:
+        changes = {k: v for k, v in {"content": content, "tags": tags, "subject": subject, "trust": trust}.items()
+                   if v is not None}
+        return await guarded(ctx, "PATCH", MEMORY, scope_id,
+                             lambda g, p: tools.update_memory(g, p, scope_id, id, revision, changes))
+
+    @tool("forget", read_only=False, destructive=True, idempotent=True)
+    async def forget(ctx: Context, scope_id: ScopeId, id: ItemId,
+                     detach: Annotated[bool, Field(description="leave dependents pointing at the tombstone")] = False,
+                     reason: str | None = None) -> CallToolResult:
+        return await guarded(ctx, "DELETE", MEMORY, scope_id,
+                             lambda g, p: tools.forget(g, p, scope_id, id, detach=detach, reason=reason))
+
+    @tool("history", read_only=True)
+    async def history(ctx: Context, scope_id: ScopeId, id: ItemId, cursor: Cursor = None,
+                      limit: Annotated[int, Field(description=f"1..{tools.MAX_HISTORY}")] = 20) -> CallToolResult:
+        return await guarded(ctx, "GET", MEMORY + "/history", scope_id,
+                             lambda g, _: tools.history(g, scope_id, id, cursor=cursor, limit=limit))
+
+    @tool("explain", read_only=True)
+    async def explain(ctx: Context, scope_id: ScopeId, id: ItemId) -> CallToolResult:
+        return await guarded(ctx, "GET", MEMORY + "/views/{view}", scope_id,
+                             lambda g, _: tools.explain(g, scope_id, id))
+
+    @tool("list_scopes", read_only=True)
+    async def list_scopes(ctx: Context, cursor: Cursor = None,
+                          limit: Annotated[int, Field(description=f"1..{tools.MAX_SCOPES}")] = 50) -> CallToolResult:
+        return await guarded(ctx, "GET", "/v1/scopes", None,
+                             lambda g, p: tools.list_scopes(g, p, cursor=cursor, limit=limit))
+
+    return server
