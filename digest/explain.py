@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
+from urllib.parse import quote
 
 from pydantic import BaseModel
 
@@ -46,6 +47,20 @@ class Explanation(BaseModel):
     family: str
     status: str
     decisions: list[DecisionExplained]
+    browser_link: str | None = None  # Neo4j Browser on this artifact's decision graph (set by the service)
+
+
+# Where the service serves the auditor's guide opened on one artifact, under the guide's base URL
+# (service/browser_guide).
+WHY_PATH = "/why/{id}.html"
+
+
+def browser_link(browser_url: str, guide_base: str, artifact_id: str) -> str:
+    """A Neo4j Browser URL that opens the auditor's guide on this artifact's "why was this archived" slide, its
+    id set: run the slide's queries to draw the decision graph. Browser runs a `cmd=guide` URL command by
+    itself; it decodes the whole URL before it reads `arg`, so the guide's URL has no `&` or `#` (the id is in
+    its path)."""
+    return f"{browser_url}?cmd=guide&arg={quote(guide_base + WHY_PATH.format(id=artifact_id), safe='')}"
 
 
 def _typed(d: dict[str, Any]) -> DecisionExplained:

@@ -6,6 +6,11 @@ offline. Each *instance* (`run` for `make run`, `test` for the throwaway test se
 home under `.cognition/neo4j/<instance>/` whose data survives restarts, and is driven with the official
 launcher (`org.neo4j.server.startup.Neo4jCommand start|stop|status`), the same classes the tarball's
 `bin/neo4j` script runs.
+
+Every instance serves Neo4j Browser (`org.neo4j.client:neo4j-browser`, resolved with the server: the server
+artifacts do not carry it), advertises its own Bolt and HTTP addresses (so Browser on the test instance connects
+to the test instance, not to `run`), and offers the auditor's guide and style on connect: Browser fetches them from
+the Cognition service that goes with the instance (`guide_url`, see `LocalInstance.service_port`).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError, Neo4jError, ServiceUnavailable
@@ -24,6 +30,7 @@ from tenacity import retry, retry_if_exception, stop_after_delay, wait_fixed
 
 NEO4J_VERSION = "5.26.19"
 APOC_VERSION = "5.26.19"  # APOC 5.26.19 is built against Neo4j 5.26.19
+BROWSER_VERSION = "5.24.0"  # the newest org.neo4j.client:neo4j-browser on Maven Central (checked 2026-12)
 
 _MAVEN_DIR = Path(__file__).parent / "maven"
 
@@ -68,6 +75,9 @@ class LocalInstance:
     http_port: int
     heap: str = "1g"
     pagecache: str = "512m"
+    # Where the Cognition service that goes with this instance listens; Browser loads the auditor's guide and
+    # style from it (`guide_url`).
+    service_port: int = 8080
 
     @property
     def root(self) -> Path:
@@ -93,27 +103,53 @@ class LocalInstance:
     def uri(self) -> str:
         return f"bolt://127.0.0.1:{self.bolt_port}"
 
+    @property
+    def browser_url(self) -> str:
+        return f"http://127.0.0.1:{self.http_port}/browser/"
+
+
+def guide_url(service_port: int, host: str = "127.0.0.1") -> str:
+    """Where Browser fetches the auditor's guide and style: `COGNITION_BROWSER_GUIDE_URL`, else the service's own
+    `/browser-guide` on `host:service_port`. A loopback or wildcard host is written `localhost`: Browser's
+    built-in allow-list names localhost, so a guide opened from a link before connecting (when Browser has not
+    read the server's allow-list yet) loads too."""
+    explicit = os.environ.get("COGNITION_BROWSER_GUIDE_URL")
+    if explicit:
+        return explicit.rstrip("/")
+    if host in ("127.0.0.1", "0.0.0.0", "::", "::1", "localhost", ""):
+        host = "localhost"
+    return f"http://{host}:{service_port}/browser-guide"
+
 
 RUN_INSTANCE = LocalInstance("run", 7687, 7474, os.environ.get("COGNITION_NEO4J_HEAP", "1g"),
-                             os.environ.get("COGNITION_NEO4J_PAGECACHE", "512m"))
+                             os.environ.get("COGNITION_NEO4J_PAGECACHE", "512m"),
+                             int(os.environ.get("COGNITION_PORT", "8080")))
 
 
-def _ports(var: str, bolt: int, http: int) -> tuple[int, int]:
-    """`COGNITION_TEST_PORTS=18687,18474` moves an instance (two checkouts testing side by side)."""
+def _ports(var: str, bolt: int, http: int, service: int) -> tuple[int, int, int]:
+    """`COGNITION_TEST_PORTS=18687,18474[,18480]` moves an instance (two checkouts testing side by side): Bolt,
+    HTTP and, optionally, the port of the service its Browser loads the guide from."""
     value = os.environ.get(var)
     if not value:
-        return bolt, http
-    b, h = (int(p) for p in value.split(","))
-    return b, h
+        return bolt, http, service
+    ports = [int(p) for p in value.split(",")]
+    return ports[0], ports[1], ports[2] if len(ports) > 2 else service
 
 
-TEST_INSTANCE = LocalInstance("test", *_ports("COGNITION_TEST_PORTS", 17687, 17474),
+_test_bolt, _test_http, _test_service = _ports("COGNITION_TEST_PORTS", 17687, 17474, 17480)
+TEST_INSTANCE = LocalInstance("test", _test_bolt, _test_http,
                               os.environ.get("COGNITION_NEO4J_HEAP", "1g"),
-                              os.environ.get("COGNITION_NEO4J_PAGECACHE", "512m"))
-BENCH_INSTANCE = LocalInstance("bench", *_ports("COGNITION_BENCH_PORTS", 27687, 27474),
+                              os.environ.get("COGNITION_NEO4J_PAGECACHE", "512m"), _test_service)
+_bench_bolt, _bench_http, _bench_service = _ports("COGNITION_BENCH_PORTS", 27687, 27474, 27480)
+BENCH_INSTANCE = LocalInstance("bench", _bench_bolt, _bench_http,
                                os.environ.get("COGNITION_NEO4J_HEAP", "2g"),
-                               os.environ.get("COGNITION_NEO4J_PAGECACHE", "1g"))
+                               os.environ.get("COGNITION_NEO4J_PAGECACHE", "1g"), _bench_service)
 INSTANCES = {i.name: i for i in (RUN_INSTANCE, TEST_INSTANCE, BENCH_INSTANCE)}
+
+
+def instance_for(uri: str | None) -> LocalInstance | None:
+    """The managed instance a Bolt URI points at, if any (to find its Browser)."""
+    return next((i for i in INSTANCES.values() if uri and uri.rstrip("/") == i.uri), None)
 
 
 def _say(msg: str) -> None:
@@ -129,7 +165,9 @@ def _java() -> str:
 
 
 def dist_dir() -> Path:
-    return state_dir() / "dist" / f"neo4j-{NEO4J_VERSION}-apoc-{APOC_VERSION}"
+    # The name carries every pinned version: a distribution resolved before the Browser joined it (or with other
+    # versions) is resolved anew rather than reused.
+    return state_dir() / "dist" / f"neo4j-{NEO4J_VERSION}-apoc-{APOC_VERSION}-browser-{BROWSER_VERSION}"
 
 
 def _mvn_copy(pom: Path, out: Path, props: dict[str, str]) -> None:
@@ -150,11 +188,15 @@ def ensure_distribution() -> Path:
     marker = dist / ".complete"
     if marker.exists():
         return dist
-    _say(f"resolving Neo4j {NEO4J_VERSION} Community and APOC Core {APOC_VERSION} from Maven Central")
+    _say(f"resolving Neo4j {NEO4J_VERSION} Community, Neo4j Browser {BROWSER_VERSION} and APOC Core {APOC_VERSION}"
+         " from Maven Central")
     tmp = dist.with_name(dist.name + ".partial")
     shutil.rmtree(tmp, ignore_errors=True)
     (tmp / "lib").mkdir(parents=True)
-    _mvn_copy(_MAVEN_DIR / "neo4j-server.pom.xml", tmp / "lib", {"neo4j.version": NEO4J_VERSION})
+    _mvn_copy(_MAVEN_DIR / "neo4j-server.pom.xml", tmp / "lib",
+              {"neo4j.version": NEO4J_VERSION, "browser.version": BROWSER_VERSION})
+    if not any((tmp / "lib").glob(f"neo4j-browser-{BROWSER_VERSION}.jar")):
+        raise LocalNeo4jError("Neo4j Browser was not resolved")
     staging = tmp / "apoc-all"
     _mvn_copy(_MAVEN_DIR / "apoc.pom.xml", staging, {"apoc.version": APOC_VERSION})
     # A plugin jar whose artifact the server already ships would put two versions on one classpath.
@@ -166,7 +208,7 @@ def ensure_distribution() -> Path:
     shutil.rmtree(staging)
     if not any((tmp / "plugins").glob("apoc-core-*.jar")):
         raise LocalNeo4jError("APOC Core was not resolved")
-    (tmp / ".complete").write_text(f"{NEO4J_VERSION} {APOC_VERSION}\n")
+    (tmp / ".complete").write_text(f"{NEO4J_VERSION} {APOC_VERSION} {BROWSER_VERSION}\n")
     shutil.rmtree(dist, ignore_errors=True)
     tmp.rename(dist)
     return dist
@@ -182,7 +224,22 @@ def _artifact_name(jar: str) -> str:
     return stem
 
 
-def _write_conf(inst: LocalInstance, dist: Path) -> None:
+def browser_conf(inst: LocalInstance, guide: str) -> list[str]:
+    """Browser's part of neo4j.conf: the instance's own advertised addresses (discovery, `GET /` on the HTTP
+    port, tells Browser where Bolt is), the guide's host allowed for remote content, and the style and guide
+    run on connect (Browser prefixes each `;`-separated command with `:`)."""
+    guide_host = urlsplit(guide).hostname or "localhost"
+    allowed = ",".join(dict.fromkeys(("guides.neo4j.com", "localhost", "127.0.0.1", guide_host)))
+    return [
+        f"server.bolt.advertised_address=127.0.0.1:{inst.bolt_port}",
+        f"server.http.advertised_address=127.0.0.1:{inst.http_port}",
+        f"browser.remote_content_hostname_whitelist={allowed}",
+        f"browser.post_connect_cmd=style {guide}/style.grass; guide {guide}/auditor.html",
+        "client.allow_telemetry=false",  # a local tool: Browser sends no product analytics
+    ]
+
+
+def _write_conf(inst: LocalInstance, dist: Path, guide: str) -> None:
     inst.conf_dir.mkdir(parents=True, exist_ok=True)
     for d in ("data", "logs", "run", "import"):
         (inst.root / d).mkdir(parents=True, exist_ok=True)
@@ -205,6 +262,7 @@ def _write_conf(inst: LocalInstance, dist: Path) -> None:
         "dbms.security.procedures.allowlist=apoc.*",
         "db.tx_log.rotation.retention_policy=1 days",
         "dbms.usage_report.enabled=false",
+        *browser_conf(inst, guide),
         *[f"server.jvm.additional={flag}" for flag in _JVM_FLAGS],
     ]
     (inst.conf_dir / "neo4j.conf").write_text("\n".join(lines) + "\n")
@@ -251,14 +309,15 @@ def status(inst: LocalInstance) -> int | None:
     return pid
 
 
-def start(inst: LocalInstance, *, fresh: bool = False, timeout: float = 180.0) -> str:
-    """Start the instance (idempotent) and wait until Bolt answers; return the password."""
+def start(inst: LocalInstance, *, fresh: bool = False, timeout: float = 180.0, guide: str | None = None) -> str:
+    """Start the instance (idempotent) and wait until Bolt answers; return the password. `guide` is where its
+    Browser loads the auditor's guide from (default: `guide_url(inst.service_port)`)."""
     dist = ensure_distribution()
     if fresh:
         stop(inst)
         shutil.rmtree(inst.data_dir, ignore_errors=True)
         shutil.rmtree(inst.logs_dir, ignore_errors=True)
-    _write_conf(inst, dist)
+    _write_conf(inst, dist, guide or guide_url(inst.service_port))
     password = password_for(inst)
     if status(inst) is None:
         if not (inst.data_dir / "dbms" / "auth.ini").exists():

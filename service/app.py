@@ -12,7 +12,7 @@ from starlette.routing import Route
 from graph.driver import Graph, Neo4jConfig
 from graph.schema import apply_schema
 from service import embedding, errors, observability
-from service.api import artifacts, context, digest, gc, health, keys, portability, scopes
+from service.api import artifacts, browser_guide, context, digest, gc, health, keys, portability, scopes
 from service.auth import Authenticator, ensure_first_key
 from service.deps import authorize, document_access
 from service.limits import BodySizeLimit
@@ -75,5 +75,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(digest.router)
     app.include_router(gc.router)
     app.include_router(context.router)
+    app.include_router(browser_guide.router)  # open: query text for Neo4j Browser, no data
     app.router.routes.append(Route(MCP_PATH, mcp, include_in_schema=False))  # ASGI: every method, own auth
     return app

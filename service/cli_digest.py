@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any, TypeVar
@@ -71,8 +72,15 @@ def cmd_gc(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
+    from graph.neo4j_local import INSTANCES
+    from service.browser_guide import link_for
+
     why = _with_graph(args, lambda g: explain(g, args.id))
+    settings = Settings()
+    settings.neo4j_uri = settings.neo4j_uri or INSTANCES[args.instance].uri  # the server `_with_graph` used
+    why.browser_link = link_for(settings, why.id)
     print(json.dumps(why.model_dump(mode="json"), indent=2, ensure_ascii=False))
+    print(f"Open in Neo4j Browser (the decision graph): {why.browser_link}", file=sys.stderr)
     return 0
 
 

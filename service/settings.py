@@ -29,3 +29,8 @@ class Settings(BaseSettings):
     # GC (digest/gc.py): per-partition cap on active memories, and TTL reclaims per run.
     gc_max_entries: int | None = Field(10_000, ge=0, alias="COGNITION_GC_MAX_ENTRIES")
     gc_ttl_batch: int = Field(500, ge=1, alias="COGNITION_GC_TTL_BATCH")
+    # Neo4j Browser (service/browser_guide): the Browser `cognition explain` and the cleanup view link to (default:
+    # the managed instance's, else port 7474 on the Bolt host), and origins besides loopback allowed to fetch the
+    # auditor's guide (comma-separated). The guide's own URL: COGNITION_BROWSER_GUIDE_URL (graph/neo4j_local.py).
+    browser_url: str | None = Field(None, alias="COGNITION_BROWSER_URL")
+    browser_origins: str = Field("", alias="COGNITION_BROWSER_ORIGINS")

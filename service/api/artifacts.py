@@ -4,11 +4,11 @@
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Header, Path, Query, Response
+from fastapi import APIRouter, Body, Header, Path, Query, Request, Response
 from pydantic import TypeAdapter
 
 from graph.model import Artifact, EdgeType, Family, Kind, Tier
-from service import approvals
+from service import approvals, browser_guide
 from service import artifacts as use
 from service.api.schemas import (
     ArtifactPublic,
@@ -183,9 +183,13 @@ def family_router(family: Family, path: str, create: type[Any], update: type[Any
     @router.get("/{item_id}/views/{view}", responses=error_responses(404, 503), name=f"view_{name}")
     async def view(scope_id: ScopeId, item_id: ItemId,
                    view: Annotated[str, Path(pattern="^(support|lineage|invalidation|cleanup)$")],
-                   graph: GraphDep) -> dict[str, Any]:
-        """Service-derived metadata views: support, lineage, invalidation, cleanup (read-only)."""
-        return {"id": item_id, "view": view, **await use.view(graph, scope_id, item_id, fams, view)}
+                   graph: GraphDep, request: Request) -> dict[str, Any]:
+        """Service-derived metadata views: support, lineage, invalidation, cleanup (read-only). `cleanup`
+        carries `browser_link`: Neo4j Browser opened on the artifact's decision graph."""
+        out = await use.view(graph, scope_id, item_id, fams, view)
+        if view == "cleanup":
+            out["browser_link"] = browser_guide.link_for(request.app.state.settings, item_id)
+        return {"id": item_id, "view": view, **out}
 
     return router
 
