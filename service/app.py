@@ -11,7 +11,7 @@ from fastapi import Depends, FastAPI
 from graph.driver import Graph, Neo4jConfig
 from graph.schema import apply_schema
 from service import embedding, errors, observability
-from service.api import artifacts, context, digest, gc, health, keys, scopes
+from service.api import artifacts, context, digest, gc, graph_export, health, keys, scopes
 from service.auth import Authenticator, ensure_first_key
 from service.deps import authorize, document_access
 from service.limits import BodySizeLimit
@@ -68,4 +68,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(digest.router)
     app.include_router(gc.router)
     app.include_router(context.router)
+    app.include_router(graph_export.router)
     return app

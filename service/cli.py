@@ -117,6 +117,9 @@ def build_parser() -> argparse.ArgumentParser:
     from service import cli_keys
 
     cli_keys.register(add)
+    from service import cli_export
+
+    cli_export.register(add)
     return p
 
 

@@ -19,6 +19,7 @@ from graph import neo4j_local
 from graph.driver import Graph, Neo4jConfig
 from service.app import create_app
 from service.settings import Settings
+from tests.integration.served import served  # noqa: F401  (the served-process fixture, for any test)
 
 
 @pytest.fixture(scope="session")
