@@ -31,7 +31,7 @@ bench: neo4j-dist
 	$(BIN)/python -m bench $(BENCH_ARGS)
 
 lint: install
-	$(BIN)/ruff check graph service digest cypher tests bench
+	$(BIN)/ruff check graph service digest cypher cognition tests bench
 	$(BIN)/mypy
 
 clean:

@@ -11,7 +11,7 @@ from fastapi import Depends, FastAPI
 from graph.driver import Graph, Neo4jConfig
 from graph.schema import apply_schema
 from service import embedding, errors, observability
-from service.api import artifacts, context, digest, gc, graph_export, health, keys, scopes
+from service.api import artifacts, context, digest, docs, gc, graph_export, health, keys, scopes
 from service.auth import Authenticator, ensure_first_key
 from service.deps import authorize, document_access
 from service.limits import BodySizeLimit
@@ -53,7 +53,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # `authorize` guards every /v1 route, including routes added later (service/deps.py).
     app = FastAPI(title="Cognition", version="0.1.0", lifespan=lifespan, dependencies=[Depends(authorize)],
-                  description="A typed memory service for autonomous agents, backed by a real Neo4j graph.")
+                  description="A typed memory service for autonomous agents, backed by a real Neo4j graph.",
+                  docs_url=None, redoc_url=None)  # served offline by docs.install below
+    docs.install(app)
     errors.install(app)
     observability.configure_logging()
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
