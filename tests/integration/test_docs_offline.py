@@ -4,10 +4,16 @@ every one of them answers 200 with the asset (from the installed fastapi-offline
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
+import tempfile
 from urllib.parse import urlparse
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
+
+from tests.integration.served import Served
 
 _URL = re.compile(r"""(?:src|href|spec-url)\s*=\s*["']([^"']+)["']|url\s*:\s*["']([^"']+)["']""")
 
@@ -45,3 +51,30 @@ def test_swagger_ui_is_a_version_that_renders_openapi_3_1(client: TestClient) ->
     assert "SwaggerUIBundle" in js and version is not None and int(version.group(1)) >= 5, version
     assert client.get("/openapi.json").json()["openapi"].startswith("3.1")
     assert client.get("/docs-assets/nothing-here.js").status_code == 404
+
+
+def _chromium() -> str | None:
+    return next((p for p in (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")) if p), None)
+
+
+@pytest.mark.skipif(_chromium() is None, reason="needs headless Chromium: apt-get install chromium")
+def test_docs_page_renders_in_headless_chromium_with_no_other_host_reachable(served: Served) -> None:
+    """A real browser, every host but 127.0.0.1 unresolvable: Swagger UI renders the whole API from the served
+    process alone (operation blocks, the graph export route among them), with no 'Failed to load'.
+    `--dump-dom` can dump before Swagger UI has rendered on a loaded machine, so a dump still showing the loading
+    spinner is taken again (at most three times)."""
+    assert httpx.get(f"{served.url}/openapi.json", timeout=60).status_code == 200  # generated once, up front
+    for _ in range(3):
+        with tempfile.TemporaryDirectory() as profile:
+            proc = subprocess.run(
+                [str(_chromium()), "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--no-first-run", f"--user-data-dir={profile}",
+                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", "--timeout=20000", "--dump-dom",
+                 f"{served.url}/docs"], capture_output=True, text=True, timeout=180)
+        dom = proc.stdout
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        if 'class="loading-container"' not in dom:
+            break
+    assert 'data-path="/v1/scopes/{scope_id}/graph"' in dom, dom[-2000:]
+    assert len(re.findall(r'class="opblock-summary-path"', dom)) >= 40
+    assert "Failed to load" not in dom and "OAS 3.1" in dom
