@@ -41,7 +41,8 @@ async def fetch(tx: AsyncManagedTransaction, *, view: str, scope_id: str, max_no
         raise ValueError(f"unknown export view {view!r}")
     rows = await run_named(tx, f"export/{view}", scope_id=scope_id, max_nodes=max_nodes, content=content)
     row = rows[0]
-    return Export(bool(row["found"]), int(row["node_count"]), list(row["nodes"]), list(row["edges"]))
+    return Export(bool(row["found"]), int(row["node_count"]), json.loads(row["nodes"] or "[]"),
+                  json.loads(row["edges"] or "[]"))
 
 
 def plain(value: Any) -> Any:
