@@ -36,7 +36,7 @@ soak: neo4j-dist
 	$(BIN)/python -m tests.soak $(SOAK_ARGS)
 
 lint: install
-	$(BIN)/ruff check graph service digest cypher tests bench
+	$(BIN)/ruff check graph service digest cypher cognition tests bench
 	$(BIN)/mypy
 
 clean:

@@ -382,7 +382,7 @@ def backup(inst: LocalInstance, to: Path, *, database: str = "neo4j") -> Path:
     """An offline dump of the instance's database (`neo4j-admin database dump`) into the file `to`. A running
     instance is stopped for the dump and started again after it (Community dumps only a stopped database)."""
     dist = ensure_distribution()
-    _write_conf(inst, dist)
+    _write_conf(inst, dist, guide_url(inst.service_port))
     was_running = stop(inst)
     to = to.resolve()
     to.parent.mkdir(parents=True, exist_ok=True)
@@ -409,7 +409,7 @@ def restore(inst: LocalInstance, dump: Path, *, database: str = "neo4j") -> None
     if not dump.is_file():
         raise LocalNeo4jError(f"no dump file {dump}")
     dist = ensure_distribution()
-    _write_conf(inst, dist)
+    _write_conf(inst, dist, guide_url(inst.service_port))
     stop(inst)
     work = inst.root / "restore"
     shutil.rmtree(work, ignore_errors=True)

@@ -12,7 +12,19 @@ from starlette.routing import Route
 from graph.driver import Graph, Neo4jConfig
 from graph.schema import apply_schema
 from service import embedding, errors, observability
-from service.api import artifacts, browser_guide, context, digest, gc, health, keys, portability, scopes
+from service.api import (
+    artifacts,
+    browser_guide,
+    context,
+    digest,
+    docs,
+    gc,
+    graph_export,
+    health,
+    keys,
+    portability,
+    scopes,
+)
 from service.auth import Authenticator, ensure_first_key
 from service.deps import authorize, document_access
 from service.limits import BodySizeLimit
@@ -58,7 +70,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # `authorize` guards every /v1 route, including routes added later (service/deps.py).
     app = FastAPI(title="Cognition", version="0.1.0", lifespan=lifespan, dependencies=[Depends(authorize)],
-                  description="A typed memory service for autonomous agents, backed by a real Neo4j graph.")
+                  description="A typed memory service for autonomous agents, backed by a real Neo4j graph.",
+                  docs_url=None, redoc_url=None)  # served offline by docs.install below
+    docs.install(app)
     errors.install(app)
     observability.configure_logging()
     # The import route streams its (large) body itself, under its own limit (service/api/portability.py).
@@ -75,6 +89,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(digest.router)
     app.include_router(gc.router)
     app.include_router(context.router)
+    app.include_router(graph_export.router)
     app.include_router(browser_guide.router)  # open: query text for Neo4j Browser, no data
     app.router.routes.append(Route(MCP_PATH, mcp, include_in_schema=False))  # ASGI: every method, own auth
     return app

@@ -139,6 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
     from service import cli_portability
 
     cli_portability.register(add)
+    from service import cli_export
+
+    cli_export.register(add)
     return p
 
 

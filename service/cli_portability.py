@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -111,12 +112,16 @@ def cmd_restore(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(add: Callable[..., argparse.ArgumentParser]) -> None:
-    e = add("export", cmd_export, "export one scope as .cogx.jsonl (stdout, or --out FILE)")
-    e.add_argument("what", choices=["scope"])
+def register_export(what: Any) -> None:
+    """`cognition export scope ID`: a sub-command of `cognition export` (service/cli_export.py owns the verb)."""
+    e = what.add_parser("scope", help="one scope as .cogx.jsonl (stdout, or --out FILE)")
+    e.set_defaults(fn=cmd_export)
     e.add_argument("id", help="the scope id")
     e.add_argument("--include", action="append", choices=["working_state"], help="also export working state")
     e.add_argument("--out", help="write here instead of stdout")
+
+
+def register(add: Callable[..., argparse.ArgumentParser]) -> None:
     i = add("import", cmd_import, "create a new scope from an export (or a peer's file, --format)")
     i.add_argument("file")
     i.add_argument("--namespace", required=True)

@@ -19,6 +19,7 @@ from graph import neo4j_local
 from graph.driver import Graph, Neo4jConfig
 from service.app import create_app
 from service.settings import Settings
+from tests.integration.served import served  # noqa: F401  (the served-process fixture, for any test)
 
 
 @pytest.fixture(scope="session")
@@ -131,7 +132,7 @@ def scope(client: TestClient) -> dict[str, Any]:
 @pytest.fixture(scope="session")
 def server(neo4j_config: Neo4jConfig, client: TestClient) -> Iterator[Any]:
     """`cognition serve` in a subprocess against the test Neo4j (tests/served.py): for real overlap."""
-    from tests.served import served
+    from tests.served import served as serve_process
 
-    with served(neo4j_config, BOOTSTRAP_KEY) as s:
+    with serve_process(neo4j_config, BOOTSTRAP_KEY) as s:
         yield s

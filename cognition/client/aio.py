@@ -1,0 +1,250 @@
+"""`AsyncCognition`: the asynchronous client (the same resources as `Cognition`, awaited)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import datetime
+from types import TracebackType
+from typing import Any, Generic, Literal
+
+import httpx
+
+from cognition.client import _calls as calls
+from cognition.client import models as m
+from cognition.client._calls import C, P, U
+from cognition.client._core import AsyncCore
+from cognition.client._retry import RetryPolicy
+
+Which = Literal["agent", "world"]
+
+
+class AsyncFamily(Generic[C, U, P]):
+    """The records of one family in one scope: `client.memories(scope_id)`, `.knowledge(…)`, `.skills(…)`,
+    `.working_state(…)`."""
+
+    def __init__(self, core: AsyncCore, calls_: calls.FamilyCalls[C, U, P]) -> None:
+        self._core, self._calls = core, calls_
+
+    async def save(self, record: C | dict[str, Any] | None = None, /, *, idempotency_key: str | None = None,
+             **fields: Any) -> P:
+        """Save one record (through the write pipeline). Retried safely: one Idempotency-Key per call."""
+        return await self._core.run(self._calls.save(record, fields, idempotency_key))
+
+    async def save_many(self, records: list[C | dict[str, Any]], *, idempotency_key: str | None = None) -> list[P]:
+        """Save up to 1000 records in one transaction (memories only)."""
+        return await self._core.run(self._calls.save_many(records, idempotency_key))
+
+    async def get(self, id: str) -> P:
+        """Load by id (counts as a recall)."""
+        return await self._core.run(self._calls.get(id))
+
+    async def list(self, *, kind: str | None = None, tier: str | None = None, status: str | None = None,
+             tag: str | None = None, created_after: datetime | None = None, created_before: datetime | None = None,
+             cursor: str | None = None, limit: int | None = None) -> m.Page:
+        """One page in the stable order (created_at, id); `next_cursor` for the next one."""
+        return await self._core.run(self._calls.list(kind=kind, tier=tier, status=status, tag=tag,
+                                               created_after=created_after, created_before=created_before,
+                                               cursor=cursor, limit=limit))
+
+    async def iterate(self, *, page_size: int = 100, **filters: Any) -> AsyncIterator[Any]:
+        """Every record under the filters, page after page."""
+        cursor = None
+        while True:
+            page = await self.list(cursor=cursor, limit=page_size, **filters)
+            for item in page.items:
+                yield item
+            if not page.next_cursor:
+                return
+            cursor = page.next_cursor
+
+    async def search(self, query: str, **fields: Any) -> m.SearchResults:
+        """Explicit search (kind, tier, tag, include_archived, limit); stale and conflicted rows come flagged."""
+        return await self._core.run(self._calls.search(query, fields))
+
+    async def update(self, id: str, changes: U | dict[str, Any] | None = None, /, *, revision: int, **fields: Any) -> P:
+        """A new revision; `revision` is the one you read (RevisionMismatch when it moved on)."""
+        return await self._core.run(self._calls.update(id, revision, changes, fields))
+
+    async def delete(self, id: str, *, detach: bool = False, reason: str | None = None) -> m.Deleted:
+        """Explicit, destructive delete (HasDependents unless `detach`)."""
+        return await self._core.run(self._calls.delete(id, detach, reason))
+
+    async def history(self, id: str) -> m.History:
+        return await self._core.run(self._calls.history(id))
+
+    async def view(self, id: str, name: Literal["support", "lineage", "invalidation", "cleanup"]) -> dict[str, Any]:
+        """A derived view; `cleanup` explains why the digest archived or removed it."""
+        return await self._core.run(self._calls.view(id, name))
+
+    async def approve(self, id: str, *, reason: str | None = None) -> P:
+        out: P = await self._core.run(self._calls.decide(id, "approve", reason))
+        return out
+
+    async def reject(self, id: str, *, reason: str | None = None) -> None:
+        await self._core.run(self._calls.decide(id, "reject", reason))
+
+    async def restore(self, id: str, *, reason: str | None = None) -> P:
+        out: P = await self._core.run(self._calls.decide(id, "restore", reason))
+        return out
+
+    async def clear(self) -> m.Cleared:
+        """Working state only: clear the scope's working state."""
+        return await self._core.run(self._calls.clear())
+
+
+class AsyncScopes:
+    def __init__(self, core: AsyncCore) -> None:
+        self._core = core
+
+    async def create(self, namespace: str, cognitive_owner: str, name: str) -> m.ScopePublic:
+        return await self._core.run(calls.scope_create(namespace, cognitive_owner, name))
+
+    async def get(self, scope_id: str) -> m.ScopePublic:
+        return await self._core.run(calls.scope_get(scope_id))
+
+    async def delete(self, scope_id: str) -> m.ScopeDeleted:
+        return await self._core.run(calls.scope_delete(scope_id))
+
+    async def write_policy(self, scope_id: str) -> m.WritePolicy:
+        return await self._core.run(calls.write_policy_get(scope_id))
+
+    async def set_write_policy(self, scope_id: str, policy: m.WritePolicy | dict[str, Any]) -> m.WritePolicy:
+        return await self._core.run(calls.write_policy_set(scope_id, policy))
+
+
+class AsyncKernels:
+    def __init__(self, core: AsyncCore, scope_id: str) -> None:
+        self._core, self._scope = core, scope_id
+
+    async def get(self, which: Which) -> m.KernelPublic:
+        return await self._core.run(calls.kernel_get(self._scope, which))
+
+    async def update(self, which: Which, *, revision: int, content: str, metadata: dict[str, Any] | None = None
+               ) -> m.KernelPublic:
+        fields: dict[str, Any] = {"content": content, **({"metadata": metadata} if metadata is not None else {})}
+        return await self._core.run(calls.kernel_put(self._scope, which, revision, fields))
+
+    async def history(self, which: Which) -> m.History:
+        return await self._core.run(calls.kernel_history(self._scope, which))
+
+
+class AsyncEdges:
+    def __init__(self, core: AsyncCore, scope_id: str) -> None:
+        self._core, self._scope = core, scope_id
+
+    async def create(self, type: str, from_id: str, to_id: str, *, relation: str | None = None) -> m.EdgePublic:
+        fields: dict[str, Any] = {"type": type, "from_id": from_id, "to_id": to_id}
+        if relation is not None:
+            fields["relation"] = relation
+        return await self._core.run(calls.edge_create(self._scope, fields))
+
+    async def delete(self, type: str, from_id: str, to_id: str, *, relation: str | None = None) -> None:
+        await self._core.run(calls.edge_delete(self._scope, {"type": type, "from_id": from_id, "to_id": to_id,
+                                                       "relation": relation}))
+
+
+class AsyncDigest:
+    def __init__(self, core: AsyncCore) -> None:
+        self._core = core
+
+    async def run(self, namespace: str, cognitive_owner: str, *, phase: Literal["archive", "remove"] = "archive",
+            dry_run: bool = False, as_of: datetime | None = None) -> m.PassOutcome:
+        fields: dict[str, Any] = {"namespace": namespace, "cognitive_owner": cognitive_owner, "phases": [phase],
+                                  "dry_run": dry_run, **({"as_of": as_of} if as_of else {})}
+        return await self._core.run(calls.digest_run(fields))
+
+    async def get(self, pass_id: str) -> m.PassOutcome:
+        return await self._core.run(calls.digest_get(pass_id))
+
+    async def gc(self, namespace: str, cognitive_owner: str, *, phase: Literal["archive", "remove"] = "archive",
+           max_entries: int | None = None, dry_run: bool = False) -> m.PassOutcome:
+        fields: dict[str, Any] = {"namespace": namespace, "cognitive_owner": cognitive_owner, "phases": [phase],
+                                  "dry_run": dry_run, **({"max_entries": max_entries} if max_entries is not None
+                                                         else {})}
+        return await self._core.run(calls.gc_run(fields))
+
+
+class AsyncCognition:
+    """The asynchronous client (`async with AsyncCognition(…) as client:`). No request is made until you call
+    an operation.
+
+    `AsyncCognition(base_url, api_key)`; both default to `COGNITION_URL` (else http://127.0.0.1:8080) and
+    `COGNITION_API_KEY`. Requests the service refuses with 429 / 503 are retried (honouring `Retry-After`),
+    as are broken connections for requests safe to repeat (see `cognition/client/_retry.py`); `max_retries=0`
+    turns retries off. `transport` is handed to httpx (e.g. `httpx.AsyncHTTPTransport(retries=…)`, or a proxy).
+    """
+
+    def __init__(self, base_url: str | None = None, api_key: str | None = None, *, timeout: float = 30.0,
+                 max_retries: int = 3, backoff: float = 0.25, max_backoff: float = 8.0,
+                 max_retry_wait: float = 60.0, headers: dict[str, str] | None = None,
+                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+        policy = RetryPolicy(max_retries=max_retries, backoff=backoff, max_backoff=max_backoff,
+                             max_retry_wait=max_retry_wait)
+        self._core = AsyncCore(base_url, api_key, timeout=timeout, policy=policy, headers=headers,
+                              transport=transport)
+        self.scopes = AsyncScopes(self._core)
+        self.digest = AsyncDigest(self._core)
+
+    @property
+    def base_url(self) -> str:
+        return self._core.base_url
+
+    def memories(self, scope_id: str) -> AsyncFamily[m.MemoryCreate, m.MemoryUpdate, m.MemoryPublic]:
+        return AsyncFamily(self._core, calls.memories(scope_id))
+
+    def knowledge(self, scope_id: str) -> AsyncFamily[m.KnowledgeCreate, m.KnowledgeUpdate, m.KnowledgePublic]:
+        return AsyncFamily(self._core, calls.knowledge(scope_id))
+
+    def skills(self, scope_id: str) -> AsyncFamily[m.SkillCreate, m.SkillUpdate, m.SkillPublic]:
+        return AsyncFamily(self._core, calls.skills(scope_id))
+
+    def working_state(self, scope_id: str) -> AsyncFamily[m.WorkingStateCreate, m.WorkingStateUpdate,
+                                                      m.WorkingStatePublic]:
+        return AsyncFamily(self._core, calls.working_state(scope_id))
+
+    def kernels(self, scope_id: str) -> AsyncKernels:
+        return AsyncKernels(self._core, scope_id)
+
+    def edges(self, scope_id: str) -> AsyncEdges:
+        return AsyncEdges(self._core, scope_id)
+
+    async def context(self, scope_id: str, surface: Literal["eager", "lazy", "cold_start", "all"] = "all", *,
+                query: str | None = None, limits: dict[str, int] | None = None) -> m.ContextResponse:
+        """The recall surface's arms (each row passed RecallQualityOK and counts as a recall)."""
+        fields: dict[str, Any] = {"surface": surface, **({"query": query} if query is not None else {}),
+                                  **({"limits": limits} if limits else {})}
+        return await self._core.run(calls.context(scope_id, fields))
+
+    async def search(self, scope_id: str, query: str, **fields: Any) -> m.SearchResults:
+        """Explicit search over the scope's memories (`client.knowledge(id).search(…)` for pages)."""
+        return await self.memories(scope_id).search(query, **fields)
+
+    async def export_graph(self, scope_id: str, view: Literal["lineage", "refgraph", "decisions"] = "refgraph",
+                     format: Literal["graphml", "node-link"] = "graphml", *, max_nodes: int | None = None,
+                     content: bool = False) -> bytes:
+        """The scope's graph as GraphML or node-link JSON bytes (see `graph()` for a networkx graph)."""
+        params = {"view": view, "format": format, "max_nodes": max_nodes, "content": content}
+        return await self._core.run(calls.export_graph(scope_id, params))
+
+    async def graph(self, scope_id: str, view: Literal["lineage", "refgraph", "decisions"] = "refgraph", *,
+              max_nodes: int | None = None, content: bool = False) -> Any:
+        """The scope's graph as a `networkx.MultiDiGraph` (node-link JSON underneath)."""
+        import json
+
+        import networkx as nx
+
+        data = await self.export_graph(scope_id, view, "node-link", max_nodes=max_nodes, content=content)
+        return nx.node_link_graph(json.loads(data), edges="edges")
+
+    async def whoami(self) -> m.WhoAmI:
+        return await self._core.run(calls.whoami())
+
+    async def close(self) -> None:
+        await self._core.close()
+
+    async def __aenter__(self) -> AsyncCognition:
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        await self.close()

@@ -1,0 +1,248 @@
+"""`Cognition`: the synchronous client."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+from types import TracebackType
+from typing import Any, Generic, Literal
+
+import httpx
+
+from cognition.client import _calls as calls
+from cognition.client import models as m
+from cognition.client._calls import C, P, U
+from cognition.client._core import SyncCore
+from cognition.client._retry import RetryPolicy
+
+Which = Literal["agent", "world"]
+
+
+class Family(Generic[C, U, P]):
+    """The records of one family in one scope: `client.memories(scope_id)`, `.knowledge(…)`, `.skills(…)`,
+    `.working_state(…)`."""
+
+    def __init__(self, core: SyncCore, calls_: calls.FamilyCalls[C, U, P]) -> None:
+        self._core, self._calls = core, calls_
+
+    def save(self, record: C | dict[str, Any] | None = None, /, *, idempotency_key: str | None = None,
+             **fields: Any) -> P:
+        """Save one record (through the write pipeline). Retried safely: one Idempotency-Key per call."""
+        return self._core.run(self._calls.save(record, fields, idempotency_key))
+
+    def save_many(self, records: list[C | dict[str, Any]], *, idempotency_key: str | None = None) -> list[P]:
+        """Save up to 1000 records in one transaction (memories only)."""
+        return self._core.run(self._calls.save_many(records, idempotency_key))
+
+    def get(self, id: str) -> P:
+        """Load by id (counts as a recall)."""
+        return self._core.run(self._calls.get(id))
+
+    def list(self, *, kind: str | None = None, tier: str | None = None, status: str | None = None,
+             tag: str | None = None, created_after: datetime | None = None, created_before: datetime | None = None,
+             cursor: str | None = None, limit: int | None = None) -> m.Page:
+        """One page in the stable order (created_at, id); `next_cursor` for the next one."""
+        return self._core.run(self._calls.list(kind=kind, tier=tier, status=status, tag=tag,
+                                               created_after=created_after, created_before=created_before,
+                                               cursor=cursor, limit=limit))
+
+    def iterate(self, *, page_size: int = 100, **filters: Any) -> Iterator[Any]:
+        """Every record under the filters, page after page."""
+        cursor = None
+        while True:
+            page = self.list(cursor=cursor, limit=page_size, **filters)
+            yield from page.items
+            if not page.next_cursor:
+                return
+            cursor = page.next_cursor
+
+    def search(self, query: str, **fields: Any) -> m.SearchResults:
+        """Explicit search (kind, tier, tag, include_archived, limit); stale and conflicted rows come flagged."""
+        return self._core.run(self._calls.search(query, fields))
+
+    def update(self, id: str, changes: U | dict[str, Any] | None = None, /, *, revision: int, **fields: Any) -> P:
+        """A new revision; `revision` is the one you read (RevisionMismatch when it moved on)."""
+        return self._core.run(self._calls.update(id, revision, changes, fields))
+
+    def delete(self, id: str, *, detach: bool = False, reason: str | None = None) -> m.Deleted:
+        """Explicit, destructive delete (HasDependents unless `detach`)."""
+        return self._core.run(self._calls.delete(id, detach, reason))
+
+    def history(self, id: str) -> m.History:
+        return self._core.run(self._calls.history(id))
+
+    def view(self, id: str, name: Literal["support", "lineage", "invalidation", "cleanup"]) -> dict[str, Any]:
+        """A derived view; `cleanup` explains why the digest archived or removed it."""
+        return self._core.run(self._calls.view(id, name))
+
+    def approve(self, id: str, *, reason: str | None = None) -> P:
+        out: P = self._core.run(self._calls.decide(id, "approve", reason))
+        return out
+
+    def reject(self, id: str, *, reason: str | None = None) -> None:
+        self._core.run(self._calls.decide(id, "reject", reason))
+
+    def restore(self, id: str, *, reason: str | None = None) -> P:
+        out: P = self._core.run(self._calls.decide(id, "restore", reason))
+        return out
+
+    def clear(self) -> m.Cleared:
+        """Working state only: clear the scope's working state."""
+        return self._core.run(self._calls.clear())
+
+
+class Scopes:
+    def __init__(self, core: SyncCore) -> None:
+        self._core = core
+
+    def create(self, namespace: str, cognitive_owner: str, name: str) -> m.ScopePublic:
+        return self._core.run(calls.scope_create(namespace, cognitive_owner, name))
+
+    def get(self, scope_id: str) -> m.ScopePublic:
+        return self._core.run(calls.scope_get(scope_id))
+
+    def delete(self, scope_id: str) -> m.ScopeDeleted:
+        return self._core.run(calls.scope_delete(scope_id))
+
+    def write_policy(self, scope_id: str) -> m.WritePolicy:
+        return self._core.run(calls.write_policy_get(scope_id))
+
+    def set_write_policy(self, scope_id: str, policy: m.WritePolicy | dict[str, Any]) -> m.WritePolicy:
+        return self._core.run(calls.write_policy_set(scope_id, policy))
+
+
+class Kernels:
+    def __init__(self, core: SyncCore, scope_id: str) -> None:
+        self._core, self._scope = core, scope_id
+
+    def get(self, which: Which) -> m.KernelPublic:
+        return self._core.run(calls.kernel_get(self._scope, which))
+
+    def update(self, which: Which, *, revision: int, content: str, metadata: dict[str, Any] | None = None
+               ) -> m.KernelPublic:
+        fields: dict[str, Any] = {"content": content, **({"metadata": metadata} if metadata is not None else {})}
+        return self._core.run(calls.kernel_put(self._scope, which, revision, fields))
+
+    def history(self, which: Which) -> m.History:
+        return self._core.run(calls.kernel_history(self._scope, which))
+
+
+class Edges:
+    def __init__(self, core: SyncCore, scope_id: str) -> None:
+        self._core, self._scope = core, scope_id
+
+    def create(self, type: str, from_id: str, to_id: str, *, relation: str | None = None) -> m.EdgePublic:
+        fields: dict[str, Any] = {"type": type, "from_id": from_id, "to_id": to_id}
+        if relation is not None:
+            fields["relation"] = relation
+        return self._core.run(calls.edge_create(self._scope, fields))
+
+    def delete(self, type: str, from_id: str, to_id: str, *, relation: str | None = None) -> None:
+        self._core.run(calls.edge_delete(self._scope, {"type": type, "from_id": from_id, "to_id": to_id,
+                                                       "relation": relation}))
+
+
+class Digest:
+    def __init__(self, core: SyncCore) -> None:
+        self._core = core
+
+    def run(self, namespace: str, cognitive_owner: str, *, phase: Literal["archive", "remove"] = "archive",
+            dry_run: bool = False, as_of: datetime | None = None) -> m.PassOutcome:
+        fields: dict[str, Any] = {"namespace": namespace, "cognitive_owner": cognitive_owner, "phases": [phase],
+                                  "dry_run": dry_run, **({"as_of": as_of} if as_of else {})}
+        return self._core.run(calls.digest_run(fields))
+
+    def get(self, pass_id: str) -> m.PassOutcome:
+        return self._core.run(calls.digest_get(pass_id))
+
+    def gc(self, namespace: str, cognitive_owner: str, *, phase: Literal["archive", "remove"] = "archive",
+           max_entries: int | None = None, dry_run: bool = False) -> m.PassOutcome:
+        fields: dict[str, Any] = {"namespace": namespace, "cognitive_owner": cognitive_owner, "phases": [phase],
+                                  "dry_run": dry_run, **({"max_entries": max_entries} if max_entries is not None
+                                                         else {})}
+        return self._core.run(calls.gc_run(fields))
+
+
+class Cognition:
+    """The synchronous client. No request is made until you call an operation.
+
+    `Cognition(base_url, api_key)`; both default to `COGNITION_URL` (else http://127.0.0.1:8080) and
+    `COGNITION_API_KEY`. Requests the service refuses with 429 / 503 are retried (honouring `Retry-After`),
+    as are broken connections for requests safe to repeat (see `cognition/client/_retry.py`); `max_retries=0`
+    turns retries off. `transport` is handed to httpx (e.g. `httpx.HTTPTransport(retries=…)`, or a proxy).
+    """
+
+    def __init__(self, base_url: str | None = None, api_key: str | None = None, *, timeout: float = 30.0,
+                 max_retries: int = 3, backoff: float = 0.25, max_backoff: float = 8.0,
+                 max_retry_wait: float = 60.0, headers: dict[str, str] | None = None,
+                 transport: httpx.BaseTransport | None = None) -> None:
+        policy = RetryPolicy(max_retries=max_retries, backoff=backoff, max_backoff=max_backoff,
+                             max_retry_wait=max_retry_wait)
+        self._core = SyncCore(base_url, api_key, timeout=timeout, policy=policy, headers=headers,
+                              transport=transport)
+        self.scopes = Scopes(self._core)
+        self.digest = Digest(self._core)
+
+    @property
+    def base_url(self) -> str:
+        return self._core.base_url
+
+    def memories(self, scope_id: str) -> Family[m.MemoryCreate, m.MemoryUpdate, m.MemoryPublic]:
+        return Family(self._core, calls.memories(scope_id))
+
+    def knowledge(self, scope_id: str) -> Family[m.KnowledgeCreate, m.KnowledgeUpdate, m.KnowledgePublic]:
+        return Family(self._core, calls.knowledge(scope_id))
+
+    def skills(self, scope_id: str) -> Family[m.SkillCreate, m.SkillUpdate, m.SkillPublic]:
+        return Family(self._core, calls.skills(scope_id))
+
+    def working_state(self, scope_id: str) -> Family[m.WorkingStateCreate, m.WorkingStateUpdate,
+                                                      m.WorkingStatePublic]:
+        return Family(self._core, calls.working_state(scope_id))
+
+    def kernels(self, scope_id: str) -> Kernels:
+        return Kernels(self._core, scope_id)
+
+    def edges(self, scope_id: str) -> Edges:
+        return Edges(self._core, scope_id)
+
+    def context(self, scope_id: str, surface: Literal["eager", "lazy", "cold_start", "all"] = "all", *,
+                query: str | None = None, limits: dict[str, int] | None = None) -> m.ContextResponse:
+        """The recall surface's arms (each row passed RecallQualityOK and counts as a recall)."""
+        fields: dict[str, Any] = {"surface": surface, **({"query": query} if query is not None else {}),
+                                  **({"limits": limits} if limits else {})}
+        return self._core.run(calls.context(scope_id, fields))
+
+    def search(self, scope_id: str, query: str, **fields: Any) -> m.SearchResults:
+        """Explicit search over the scope's memories (`client.knowledge(id).search(…)` for pages)."""
+        return self.memories(scope_id).search(query, **fields)
+
+    def export_graph(self, scope_id: str, view: Literal["lineage", "refgraph", "decisions"] = "refgraph",
+                     format: Literal["graphml", "node-link"] = "graphml", *, max_nodes: int | None = None,
+                     content: bool = False) -> bytes:
+        """The scope's graph as GraphML or node-link JSON bytes (see `graph()` for a networkx graph)."""
+        return self._core.run(calls.export_graph(scope_id, {"view": view, "format": format, "max_nodes": max_nodes,
+                                                            "content": content}))
+
+    def graph(self, scope_id: str, view: Literal["lineage", "refgraph", "decisions"] = "refgraph", *,
+              max_nodes: int | None = None, content: bool = False) -> Any:
+        """The scope's graph as a `networkx.MultiDiGraph` (node-link JSON underneath)."""
+        import json
+
+        import networkx as nx
+
+        data = self.export_graph(scope_id, view, "node-link", max_nodes=max_nodes, content=content)
+        return nx.node_link_graph(json.loads(data), edges="edges")
+
+    def whoami(self) -> m.WhoAmI:
+        return self._core.run(calls.whoami())
+
+    def close(self) -> None:
+        self._core.close()
+
+    def __enter__(self) -> Cognition:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
