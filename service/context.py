@@ -59,6 +59,11 @@ DEFAULT_LIMITS: dict[str, int] = {
     "relevant_memories": 8, "knowledge": 5, "skills": 5, "profile": 10,
 }
 MAX_LIMIT = 100
+# Length of each index-ordered list a retention arm ranks (cypher/fragments/retention_top.cypher): at least every
+# limit, and long enough that the top rows of a typical scope beat the bound of what the lists leave out (a
+# list's last value must fall below the rows the arm returns; 200 does on the bench's mix). A short list costs
+# only speed, never a different answer: the arm then scores every row.
+CANDIDATES = 200
 
 
 def recall_quality_ok(artifact: Artifact | Mapping[str, Any]) -> bool:
@@ -108,7 +113,7 @@ async def assemble(graph: Graph, scope_id: str, *, surface: str, query: str | No
                                    scope_id=scope_id, families=[Family.memory.value],
                                    statuses=[Status.active.value], fetch=params.fetch(limit), now=now,
                                    params=params)
-    rec = await graph.write(assemble_tx, **hybrid, arms=list(arms), limits=merged)
+    rec = await graph.write(assemble_tx, **hybrid, arms=list(arms), limits=merged, cand=max(CANDIDATES, MAX_LIMIT))
     if rec is None or not rec["found"]:
         raise NotFound(f"no scope {scope_id}", code="scope_not_found")
     got = {x["arm"]: [Artifact.from_node(native_props(a)) for a in x["items"]] for x in rec["arms"]}
