@@ -32,6 +32,11 @@ hold to the same answers. Explicit search (service/artifacts.search) deliberatel
 The selected rows are locked and RecallQualityOK asked again under the lock, so a supersession committing
 concurrently can never slip a row that is already conflicted into the answer; what is returned counts as a
 recall (recall_count + 1, accessed_at = now) in the same transaction.
+
+No arm reads all its rows (issue 18; README "The context call's speed"): the eager arms walk composite range
+indexes in their order, the retention arms rank five index-ordered lists of `CANDIDATES` rows and prove the
+answer exact or fall back to scoring every row. The query it replaced is kept as the tests' oracle,
+`cypher/context/assemble_reference.cypher`.
 """
 
 from __future__ import annotations
