@@ -3,7 +3,8 @@
 - context: all nine arms assembled by `service.context.assemble` (one round trip, recalls counted) in a scope
   of N memories, vs the raw Cypher of the same nine arms run back to back (nine round trips; each arm's
   branch is cut from the composed `context/assemble` query, so both sides select with the same Cypher).
-  Target ≤ 1.2×.
+  Target ≤ 1.2×. And (issue 18) the same call vs ONE raw full-text query (the Lucene string the service
+  builds for the call's `relevant_memories` arm, top 10), p95 ≤ 3×: the per-turn call costs about a search.
 - hybrid: explicit search with the embedder on (full-text + exact cosine, fused) vs full-text only, p95, in a
   scope of `hybrid` memories embedded at save time (info: the price of vectors).
 - gc: one GC archive pass (TTL batch + capacity eviction by RetentionScore) over a partition of N memories,
@@ -21,14 +22,16 @@ from typing import Any
 
 import cypher
 from bench.common import ACTOR, Context, Row, TextGen, interleaved, latency_rows, pct, progress, raw_props
+from bench.search import RAW_SEARCH
 from digest.gc import GCConfig, run_gc
 from graph.model import Family
 from service import context as ctx_use
 from service import embedding
-from service.artifacts import save, search
+from service.artifacts import lucene_query, save, search
 from service.deps import utcnow
 
 NAME_CONTEXT, NAME_HYBRID, NAME_GC = "context", "hybrid", "gc"
+CONTEXT_VS_FULLTEXT = 3.0  # issue 18: context p95 <= 3x one raw full-text query at the same size
 CHUNK = 5_000
 
 
@@ -70,31 +73,30 @@ async def run_context(ctx: Context) -> list[Row]:
     await _fill_raw(ctx, sid, ctx.sizes.context, corpus)
     arms = _arm_queries()
     queries = [corpus.query() for _ in range(ctx.sizes.queries + 10)]
-    captured: dict[str, Any] = {}
 
     async def service(i: int) -> None:
         await ctx_use.assemble(ctx.graph, sid, surface="all", query=queries[i], embedder=None)
 
-    # the raw side needs the same parameters the service sends; capture them once
-    real = ctx_use.assemble_tx
-
-    async def capture(tx: Any, /, **params: Any) -> Any:
-        captured.update(params)
-        return await real(tx, **params)
-
-    ctx_use.assemble_tx = capture  # type: ignore[assignment]
-    try:
-        await service(0)
-    finally:
-        ctx_use.assemble_tx = real  # type: ignore[assignment]
+    # the raw side runs with the parameters the service sends (those of the first query)
+    captured: dict[str, Any] = await ctx_use.query_params(sid, surface="all", query=queries[0], embedder=None)
+    await service(0)
 
     async def raw(i: int) -> None:
         for q in arms.values():
             await ctx.raw_read(q, **captured)
 
+    lucene = [lucene_query(q, scope_id=sid, families=[Family.memory.value], statuses=["active"]) for q in queries]
+
+    async def fulltext(i: int) -> None:
+        await ctx.raw_read(RAW_SEARCH, q=lucene[i])
+
+    await interleaved(10, service, fulltext, start=1)  # warm the full-text side's plan and caches too
     svc_ns, raw_ns = await interleaved(ctx.sizes.queries, service, raw, start=1)
     rows = latency_rows(NAME_CONTEXT, f"9 arms, {ctx.sizes.context:,} memories", svc_ns, raw_ns, 1.2,
                         raw_label="9 raw arm queries")
+    svc_ns, ft_ns = await interleaved(ctx.sizes.queries, service, fulltext, start=1)
+    rows += [r for r in latency_rows(NAME_CONTEXT, f"9 arms vs 1 full-text query, {ctx.sizes.context:,} memories",
+                                     svc_ns, ft_ns, CONTEXT_VS_FULLTEXT, raw_label="1 raw full-text query")]
     return rows
 
 

@@ -32,6 +32,11 @@ hold to the same answers. Explicit search (service/artifacts.search) deliberatel
 The selected rows are locked and RecallQualityOK asked again under the lock, so a supersession committing
 concurrently can never slip a row that is already conflicted into the answer; what is returned counts as a
 recall (recall_count + 1, accessed_at = now) in the same transaction.
+
+No arm reads all its rows (issue 18; README "The context call's speed"): the eager arms walk composite range
+indexes in their order, the retention arms rank five index-ordered lists of `CANDIDATES` rows and prove the
+answer exact or fall back to scoring every row. The query it replaced is kept as the tests' oracle,
+`cypher/context/assemble_reference.cypher`.
 """
 
 from __future__ import annotations
@@ -59,6 +64,11 @@ DEFAULT_LIMITS: dict[str, int] = {
     "relevant_memories": 8, "knowledge": 5, "skills": 5, "profile": 10,
 }
 MAX_LIMIT = 100
+# Length of each index-ordered list a retention arm ranks (cypher/fragments/retention_top.cypher): at least every
+# limit, and long enough that the top rows of a typical scope beat the bound of what the lists leave out (a
+# list's last value must fall below the rows the arm returns; 200 does on the bench's mix). A short list costs
+# only speed, never a different answer: the arm then scores every row.
+CANDIDATES = 200
 
 
 def recall_quality_ok(artifact: Artifact | Mapping[str, Any]) -> bool:
@@ -85,6 +95,21 @@ async def assemble(graph: Graph, scope_id: str, *, surface: str, query: str | No
                    embedder: embedding.Embedder | None | Any = embedding.CONFIGURED,
                    params: ranking.RankingParams = ranking.DEFAULT) -> Context:
     """The arms of `surface` for `scope_id`, in one query; their rows count as recalls."""
+    arms = list(SURFACES.get(surface, ()))
+    rec = await graph.write(assemble_tx, **await query_params(scope_id, surface=surface, query=query, limits=limits,
+                                                              embedder=embedder, params=params))
+    if rec is None or not rec["found"]:
+        raise NotFound(f"no scope {scope_id}", code="scope_not_found")
+    got = {x["arm"]: [Artifact.from_node(native_props(a)) for a in x["items"]] for x in rec["arms"]}
+    return Context({arm: got.get(arm, []) for arm in arms}, int(rec["recalled"]))
+
+
+async def query_params(scope_id: str, *, surface: str, query: str | None = None,
+                       limits: Mapping[str, int] | None = None,
+                       embedder: embedding.Embedder | None | Any = embedding.CONFIGURED,
+                       params: ranking.RankingParams = ranking.DEFAULT) -> dict[str, Any]:
+    """The parameters of context/assemble.cypher for one call (checked; the query embedded when a model is
+    configured). Its oracle, context/assemble_reference.cypher, takes the same."""
     from service.artifacts import lucene_query  # the one Lucene escaper (imported late: no import cycle)
 
     if surface not in SURFACES:
@@ -102,14 +127,8 @@ async def assemble(graph: Graph, scope_id: str, *, surface: str, query: str | No
     lucene = lucene_query(text, scope_id=scope_id, families=[Family.memory.value],
                           statuses=[Status.active.value]) if wants_query else None
     qvec = (await embedding.embed(model, [text]))[0] if wants_query and model is not None else None
-    limit = merged["relevant_memories"]
-    now = utcnow()
     hybrid = ranking.hybrid_params(lucene=lucene, qvec=qvec, model=model.name if model else None,
                                    scope_id=scope_id, families=[Family.memory.value],
-                                   statuses=[Status.active.value], fetch=params.fetch(limit), now=now,
-                                   params=params)
-    rec = await graph.write(assemble_tx, **hybrid, arms=list(arms), limits=merged)
-    if rec is None or not rec["found"]:
-        raise NotFound(f"no scope {scope_id}", code="scope_not_found")
-    got = {x["arm"]: [Artifact.from_node(native_props(a)) for a in x["items"]] for x in rec["arms"]}
-    return Context({arm: got.get(arm, []) for arm in arms}, int(rec["recalled"]))
+                                   statuses=[Status.active.value], fetch=params.fetch(merged["relevant_memories"]),
+                                   now=utcnow(), params=params)
+    return {**hybrid, "arms": list(arms), "limits": merged, "cand": max(CANDIDATES, MAX_LIMIT)}

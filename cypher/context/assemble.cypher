@@ -8,47 +8,87 @@
 // locked and RecallQualityOK is asked again under the lock (Neo4j reads committed data, so a supersession that
 // commits between selection and lock would otherwise slip through); what survives counts as a recall
 // (recall_count + 1, accessed_at = $now) in this same transaction.
+//
+// Speed (issue 18): no arm reads all its rows, and each answers exactly the rows, in the order, of the query
+// this one replaced (context/assemble_reference.cypher, the tests' oracle):
+// - constraints, instructions, environment, recent_episodes walk a composite range index (schema/0009)
+//   backwards in the arm's order and stop at the limit. `a.trust` stands for the old `coalesce(a.trust, 0.5)`:
+//   every artifact has a trust (the service always writes one; schema/0009 repaired older rows).
+// - preferences, knowledge, skills, profile rank by RetentionScore, which never falls when recall_count,
+//   accessed_at, created_at or trust rises (digest/retention.py). Each reads five index-ordered lists of its
+//   eligible rows (the top $cand by each of those four and by updated_at, its tie-break) and ranks only their
+//   union; fragments/retention_top.cypher proves the answer exact or says it is not (`exact`), and then the
+//   arm scores every row as before: never a different answer, at worst the old cost.
 // Params: $scope_id, $arms (names requested), $limits (map arm -> n), $now, $w (retention weights),
+//         $cand (length of each retention list, >= every limit),
 //         and those of search/hybrid_rank.cypher for relevant_memories ($families = ['memory'], $statuses = ['active'])
 OPTIONAL MATCH (s:Scope {id: $scope_id}) WHERE s.deleting IS NULL
 OPTIONAL CALL (s) {
   // constraints: memories of kind constraint; most trusted first, then most recently updated
   WITH s WHERE s IS NOT NULL AND 'constraints' IN $arms
-  MATCH (a:Artifact)
+  MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, trust, updated_at)
   WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'constraint' AND {{RECALL_QUALITY_OK}}
-  WITH a ORDER BY coalesce(a.trust, 0.5) DESC, a.updated_at DESC, a.id LIMIT $limits.constraints
+    AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
+  WITH a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.trust DESC, a.updated_at DESC, a.id LIMIT $limits.constraints
   RETURN 'constraints' AS arm, collect(a) AS items
   UNION ALL
   // instructions: memories of kind instruction; most trusted first, then most recently updated
   WITH s WHERE s IS NOT NULL AND 'instructions' IN $arms
-  MATCH (a:Artifact)
+  MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, trust, updated_at)
   WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'instruction' AND {{RECALL_QUALITY_OK}}
-  WITH a ORDER BY coalesce(a.trust, 0.5) DESC, a.updated_at DESC, a.id LIMIT $limits.instructions
+    AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
+  WITH a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.trust DESC, a.updated_at DESC, a.id LIMIT $limits.instructions
   RETURN 'instructions' AS arm, collect(a) AS items
   UNION ALL
   // environment: memories of kind environment; most recently updated first
   WITH s WHERE s IS NOT NULL AND 'environment' IN $arms
-  MATCH (a:Artifact)
+  MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, updated_at)
   WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'environment' AND {{RECALL_QUALITY_OK}}
-  WITH a ORDER BY a.updated_at DESC, a.id LIMIT $limits.environment
+    AND a.updated_at IS NOT NULL
+  WITH a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.updated_at DESC, a.id LIMIT $limits.environment
   RETURN 'environment' AS arm, collect(a) AS items
   UNION ALL
   // preferences: memories of kind preference; highest retention first
   WITH s WHERE s IS NOT NULL AND 'preferences' IN $arms
-  MATCH (a:Artifact)
-  WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}}
-  CALL (a) {
-    WITH a AS m
-    RETURN {{RETENTION_SCORE}} AS retention
+  WITH [
+    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, recall_count)
+              WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.recall_count DESC LIMIT $cand },
+    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, accessed_at)
+              WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.accessed_at DESC LIMIT $cand },
+    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, created_at)
+              WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.created_at DESC LIMIT $cand },
+    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, trust, updated_at)
+              WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.trust DESC LIMIT $cand },
+    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, updated_at)
+              WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.updated_at DESC LIMIT $cand }
+  ] AS lists, [] AS pool,
+       $limits.preferences AS n
+  {{RETENTION_TOP}}
+  OPTIONAL CALL (exact) {
+    // the proof did not hold: score every row, as context/assemble_reference.cypher does
+    UNWIND CASE WHEN exact THEN [] ELSE [$scope_id] END AS scope_id
+    MATCH (a:Artifact)
+    WHERE a.scope_id = scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}}
+    CALL (a) {
+      WITH a AS m
+      RETURN {{RETENTION_SCORE}} AS retention
+    }
+    WITH a ORDER BY retention DESC, a.updated_at DESC, a.id LIMIT $limits.preferences
+    RETURN collect(a) AS scanned
   }
-  WITH a ORDER BY retention DESC, a.updated_at DESC, a.id LIMIT $limits.preferences
-  RETURN 'preferences' AS arm, collect(a) AS items
+  RETURN 'preferences' AS arm, CASE WHEN exact THEN top ELSE scanned END AS items
   UNION ALL
   // recent_episodes: memories of kind episodic; newest first
   WITH s WHERE s IS NOT NULL AND 'recent_episodes' IN $arms
-  MATCH (a:Artifact)
+  MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, created_at)
   WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'episodic' AND {{RECALL_QUALITY_OK}}
-  WITH a ORDER BY a.created_at DESC, a.id LIMIT $limits.recent_episodes
+    AND a.created_at IS NOT NULL
+  WITH a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.created_at DESC, a.id LIMIT $limits.recent_episodes
   RETURN 'recent_episodes' AS arm, collect(a) AS items
   UNION ALL
   // relevant_memories: memories of any kind, hybrid-ranked against the query (nothing without one)
@@ -60,41 +100,116 @@ OPTIONAL CALL (s) {
   UNION ALL
   // knowledge: knowledge pages; highest retention first
   WITH s WHERE s IS NOT NULL AND 'knowledge' IN $arms
-  MATCH (a:Artifact)
-  WHERE a.scope_id = $scope_id AND a.family = 'knowledge' AND {{RECALL_QUALITY_OK}}
-  CALL (a) {
-    WITH a AS m
-    RETURN {{RETENTION_SCORE}} AS retention
+  WITH [
+    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, recall_count)
+              WHERE a.scope_id = $scope_id AND a.family = 'knowledge' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.recall_count DESC LIMIT $cand },
+    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, accessed_at)
+              WHERE a.scope_id = $scope_id AND a.family = 'knowledge' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.accessed_at DESC LIMIT $cand },
+    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, created_at)
+              WHERE a.scope_id = $scope_id AND a.family = 'knowledge' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.created_at DESC LIMIT $cand },
+    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, trust)
+              WHERE a.scope_id = $scope_id AND a.family = 'knowledge' AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.trust DESC LIMIT $cand },
+    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, updated_at)
+              WHERE a.scope_id = $scope_id AND a.family = 'knowledge' AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.updated_at DESC LIMIT $cand }
+  ] AS lists, [] AS pool,
+       $limits.knowledge AS n
+  {{RETENTION_TOP}}
+  OPTIONAL CALL (exact) {
+    // the proof did not hold: score every row, as context/assemble_reference.cypher does
+    UNWIND CASE WHEN exact THEN [] ELSE [$scope_id] END AS scope_id
+    MATCH (a:Artifact)
+    WHERE a.scope_id = scope_id AND a.family = 'knowledge' AND {{RECALL_QUALITY_OK}}
+    CALL (a) {
+      WITH a AS m
+      RETURN {{RETENTION_SCORE}} AS retention
+    }
+    WITH a ORDER BY retention DESC, a.updated_at DESC, a.id LIMIT $limits.knowledge
+    RETURN collect(a) AS scanned
   }
-  WITH a ORDER BY retention DESC, a.updated_at DESC, a.id LIMIT $limits.knowledge
-  RETURN 'knowledge' AS arm, collect(a) AS items
+  RETURN 'knowledge' AS arm, CASE WHEN exact THEN top ELSE scanned END AS items
   UNION ALL
   // skills: skills; highest retention first
   WITH s WHERE s IS NOT NULL AND 'skills' IN $arms
-  MATCH (a:Artifact)
-  WHERE a.scope_id = $scope_id AND a.family = 'skill' AND {{RECALL_QUALITY_OK}}
-  CALL (a) {
-    WITH a AS m
-    RETURN {{RETENTION_SCORE}} AS retention
+  WITH [
+    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, recall_count)
+              WHERE a.scope_id = $scope_id AND a.family = 'skill' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.recall_count DESC LIMIT $cand },
+    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, accessed_at)
+              WHERE a.scope_id = $scope_id AND a.family = 'skill' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.accessed_at DESC LIMIT $cand },
+    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, created_at)
+              WHERE a.scope_id = $scope_id AND a.family = 'skill' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.created_at DESC LIMIT $cand },
+    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, trust)
+              WHERE a.scope_id = $scope_id AND a.family = 'skill' AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.trust DESC LIMIT $cand },
+    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, updated_at)
+              WHERE a.scope_id = $scope_id AND a.family = 'skill' AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.updated_at DESC LIMIT $cand }
+  ] AS lists, [] AS pool,
+       $limits.skills AS n
+  {{RETENTION_TOP}}
+  OPTIONAL CALL (exact) {
+    // the proof did not hold: score every row, as context/assemble_reference.cypher does
+    UNWIND CASE WHEN exact THEN [] ELSE [$scope_id] END AS scope_id
+    MATCH (a:Artifact)
+    WHERE a.scope_id = scope_id AND a.family = 'skill' AND {{RECALL_QUALITY_OK}}
+    CALL (a) {
+      WITH a AS m
+      RETURN {{RETENTION_SCORE}} AS retention
+    }
+    WITH a ORDER BY retention DESC, a.updated_at DESC, a.id LIMIT $limits.skills
+    RETURN collect(a) AS scanned
   }
-  WITH a ORDER BY retention DESC, a.updated_at DESC, a.id LIMIT $limits.skills
-  RETURN 'skills' AS arm, collect(a) AS items
+  RETURN 'skills' AS arm, CASE WHEN exact THEN top ELSE scanned END AS items
   UNION ALL
   // profile: the agent kernel, then the world kernel (when they say something), then role-tier memories
-  // (the long-lived role memory) other than episodes, highest retention first
+  // (the long-lived role memory) other than episodes, highest retention first. The kernels (one of each)
+  // are always ranked; the memories come from their five lists.
   WITH s WHERE s IS NOT NULL AND 'profile' IN $arms
-  MATCH (a:Artifact)
-  WHERE a.scope_id = $scope_id AND {{RECALL_QUALITY_OK}}
-    AND ((a.family IN ['agent_kernel', 'world_kernel'] AND trim(coalesce(a.content, '')) <> '')
-         OR (a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic'))
-  CALL (a) {
-    WITH a AS m
-    RETURN {{RETENTION_SCORE}} AS retention
+  WITH [
+    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, recall_count)
+              WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.recall_count DESC LIMIT $cand },
+    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, accessed_at)
+              WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.accessed_at DESC LIMIT $cand },
+    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, created_at)
+              WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.created_at DESC LIMIT $cand },
+    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, trust)
+              WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.trust DESC LIMIT $cand },
+    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, updated_at)
+              WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.updated_at DESC LIMIT $cand }
+  ] AS lists,
+       COLLECT { MATCH (a:Artifact)
+                 WHERE a.scope_id = $scope_id AND a.family IN ['agent_kernel', 'world_kernel']
+                   AND {{RECALL_QUALITY_OK}} AND trim(coalesce(a.content, '')) <> '' RETURN a } AS pool,
+       $limits.profile AS n
+  {{RETENTION_TOP}}
+  OPTIONAL CALL (exact) {
+    // the proof did not hold: score every row, as context/assemble_reference.cypher does
+    UNWIND CASE WHEN exact THEN [] ELSE [$scope_id] END AS scope_id
+    MATCH (a:Artifact)
+    WHERE a.scope_id = scope_id AND {{RECALL_QUALITY_OK}}
+      AND ((a.family IN ['agent_kernel', 'world_kernel'] AND trim(coalesce(a.content, '')) <> '')
+           OR (a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic'))
+    CALL (a) {
+      WITH a AS m
+      RETURN {{RETENTION_SCORE}} AS retention
+    }
+    WITH a ORDER BY CASE a.family WHEN 'agent_kernel' THEN 0 WHEN 'world_kernel' THEN 1 ELSE 2 END,
+                    retention DESC, a.updated_at DESC, a.id LIMIT $limits.profile
+    RETURN collect(a) AS scanned
   }
-  WITH a ORDER BY CASE a.family WHEN 'agent_kernel' THEN 0 WHEN 'world_kernel' THEN 1 ELSE 2 END,
-                  retention DESC, a.updated_at DESC, a.id
-  LIMIT $limits.profile
-  RETURN 'profile' AS arm, collect(a) AS items
+  RETURN 'profile' AS arm, CASE WHEN exact THEN top ELSE scanned END AS items
 }
 WITH s, [x IN collect({arm: arm, items: items}) WHERE x.arm IS NOT NULL] AS arms
 // Concurrency rule (lock by write, then read): lock what was selected by writing to it (in id order, the same

@@ -5,6 +5,7 @@ supersession."""
 from __future__ import annotations
 
 import itertools
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -237,8 +238,16 @@ def test_every_arm_excludes_stale_conflicted_archived_pending_and_working_state(
 
 def test_recall_quality_ok_is_one_definition_that_python_mirrors(raw: Driver) -> None:
     predicate = cypher.fragment("RECALL_QUALITY_OK")
-    # every arm uses it (9 arms + the re-check under the lock), explicit search never
-    assert ranking.compose("context/assemble").count(predicate) == len(ARMS) + 1
+    # every arm uses it (in each index-ordered list it reads, and in its fallback), the re-check under the lock
+    # once more; explicit search never
+    for name in ("context/assemble", "context/assemble_reference"):
+        text = ranking.compose(name)
+        body, tail = text.split("\n}\nWITH s, [x IN collect(", 1)
+        branches = re.split(r"\n  UNION ALL\n(?=  // [a-z_]+:)", body)
+        assert [re.search(r"RETURN '([a-z_]+)' AS arm", b).group(1) for b in branches] == list(ARMS)  # type: ignore[union-attr]
+        assert all(predicate in b for b in branches), name
+        assert tail.count(predicate) == 1, name
+    assert ranking.compose("context/assemble_reference").count(predicate) == len(ARMS) + 1
     assert predicate not in ranking.compose("search/hybrid")
     # the Cypher predicate and the Python mirror agree on every combination, missing flags included
     rows = [{"status": st, "family": fam, "stale": stale, "conflicted": conf}

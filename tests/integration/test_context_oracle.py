@@ -1,0 +1,111 @@
+"""The fast context query (cypher/context/assemble.cypher) against its oracle — the query it replaced, kept as
+cypher/context/assemble_reference.cypher — on random scopes: every arm, the same rows in the same order.
+
+Scopes are written raw with the properties the service stores (trust, recall_count and the three datetimes are
+always there), drawn from small sets so that ties are common: equal trust, equal whole seconds with different
+sub-second updates, equal recall counts. Flags (missing / false / true), pending, archived and removed rows,
+working state, knowledge pages, skills and kernels with and without content are mixed in. The retention arms'
+list length `$cand` is drawn small, so both of their paths run: the proof that the lists' union holds the top n,
+and the fallback that scores every row. Both queries run in a transaction that is rolled back, with the same
+parameters (the same `$now`), so neither sees the other's recall writes."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+from typing import Any
+
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from neo4j import Driver
+
+import cypher
+from service import context as ctx_use
+from service.deps import utcnow
+from tests.conftest import unique
+
+KINDS = ("episodic", "semantic", "observational", "preference", "fact", "constraint", "instruction", "environment")
+LABELS = {"memory": "Memory", "knowledge": "Knowledge", "skill": "Skill", "working_state": "WorkingState"}
+WORDS = ("walrus", "tea", "deploy", "rule")
+
+row_st = st.fixed_dictionaries({
+    "family": st.sampled_from(["memory"] * 6 + ["knowledge", "skill", "working_state"]),
+    "kind": st.sampled_from(KINDS),
+    "tier": st.sampled_from(["session", "working", "agent", "role", "role"]),
+    "status": st.sampled_from(["active"] * 5 + ["pending", "archived", "removed"]),
+    "stale": st.sampled_from([None, False, False, True]),
+    "conflicted": st.sampled_from([None, False, False, True]),
+    "trust": st.one_of(st.sampled_from([0.0, 0.5, 0.5, 0.9, 1.0]), st.floats(0.0, 1.0)),
+    "recall_count": st.sampled_from([0, 0, 0, 1, 2, 7, 30]),
+    # whole-second offsets from a few values (ties), plus a sub-second part that only sometimes differs
+    "created_s": st.sampled_from([0, 5, 3600, 86400 * 3, 86400 * 40, 86400 * 400]),
+    "accessed_s": st.sampled_from([None, 0, 1, 86400, 86400 * 10]),  # None: never accessed since created
+    "updated_s": st.sampled_from([None, 0, 2, 86400 * 2]),  # None: never updated
+    "micro": st.sampled_from([0, 0, 1000, 250_000]),
+    "word": st.sampled_from(WORDS),
+})
+
+
+def _props(i: int, r: dict[str, Any], scope_id: str, now: Any) -> dict[str, Any]:
+    created = now - timedelta(seconds=r["created_s"], microseconds=r["micro"])
+    accessed = created if r["accessed_s"] is None else now - timedelta(seconds=r["accessed_s"])
+    updated = created if r["updated_s"] is None else now - timedelta(seconds=r["updated_s"],
+                                                                     microseconds=r["micro"] // 2)
+    p: dict[str, Any] = {
+        "id": f"{scope_id}-{i:03d}", "scope_id": scope_id, "family": r["family"], "status": r["status"],
+        "content": f"{r['word']} row {i}", "trust": r["trust"], "recall_count": r["recall_count"],
+        "created_at": created, "accessed_at": accessed, "updated_at": updated, "revision": 1,
+    }
+    if r["family"] == "memory":
+        p.update(kind=r["kind"], tier=r["tier"])
+    if r["family"] == "knowledge":
+        p["title"] = f"page {i}"
+    for flag in ("stale", "conflicted"):
+        if r[flag] is not None:
+            p[flag] = r[flag]
+    return p
+
+
+def _arms(raw: Driver, name: str, params: dict[str, Any]) -> dict[str, list[str]]:
+    with raw.session() as s:
+        tx = s.begin_transaction()
+        try:
+            rec = tx.run(cypher.compose(name), params).single()
+        finally:
+            tx.rollback()
+    assert rec is not None and rec["found"]
+    return {x["arm"]: [a["id"] for a in x["items"]] for x in rec["arms"]}
+
+
+kernel_st = st.tuples(st.sampled_from(["", "  ", "I am the release agent."]), st.sampled_from([None, True]))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                  HealthCheck.too_slow])
+@given(rows=st.lists(row_st, max_size=45),
+       limits=st.fixed_dictionaries({arm: st.integers(0, 6) for arm in ctx_use.ARMS}),
+       cand_extra=st.integers(0, 6), kernels=st.tuples(kernel_st, kernel_st),
+       query=st.sampled_from([None, "walrus", "tea rule"]))
+def test_fast_context_answers_exactly_what_the_reference_query_answers(
+        client: TestClient, raw: Driver, rows: list[dict[str, Any]], limits: dict[str, int], cand_extra: int,
+        kernels: tuple[tuple[str, bool | None], tuple[str, bool | None]], query: str | None) -> None:
+    r = client.post("/v1/scopes", json={"namespace": unique("ns"), "cognitive_owner": "oracle", "name": "s"})
+    assert r.status_code == 201, r.text
+    scope_id = r.json()["id"]
+    now = utcnow()
+    props = [_props(i, row, scope_id, now) for i, row in enumerate(rows)]
+    raw.execute_query("UNWIND $rows AS r CREATE (a:Artifact:$(r.label)) SET a = r.props",
+                      rows=[{"label": LABELS[p["family"]], "props": p} for p in props])
+    for family, (content, stale) in zip(("agent_kernel", "world_kernel"), kernels, strict=True):
+        raw.execute_query("MATCH (k:Artifact {scope_id: $sid, family: $family}) SET k.content = $content, "
+                          "k.stale = $stale", sid=scope_id, family=family, content=content, stale=stale)
+    params = asyncio.run(ctx_use.query_params(scope_id, surface="all", query=query, limits=limits, embedder=None))
+    # a short list (>= every limit, as the service guarantees) makes both the proof and the fallback run
+    params["cand"] = max(limits.values()) + cand_extra
+    params["now"] = now + timedelta(seconds=1)
+    want = _arms(raw, "context/assemble_reference", params)
+    got = _arms(raw, "context/assemble", params)
+    for arm in ctx_use.ARMS:
+        assert got.get(arm, []) == want.get(arm, []), (arm, got.get(arm), want.get(arm))
+
