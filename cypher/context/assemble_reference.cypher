@@ -100,18 +100,26 @@ OPTIONAL CALL (s) {
   RETURN 'profile' AS arm, collect(a) AS items
 }
 WITH s, [x IN collect({arm: arm, items: items}) WHERE x.arm IS NOT NULL] AS arms
-// Lock what was selected (in id order, the same order every context call takes), then ask RecallQualityOK
-// again: a row superseded by a transaction that committed after selection is dropped, and none can be
-// superseded now until this transaction ends.
+// Concurrency rule (lock by write, then read): lock what was selected by writing to it (in id order, the same
+// order every context call takes), then ask
+// RecallQualityOK again of what is committed now, read through apoc.any.properties (a plain a.status would be the
+// value cached at selection, before the lock; see artifact/update.cypher): a row superseded, archived or deleted
+// by a transaction that committed after selection is dropped, and none can change until this transaction ends.
+// Recalls are counted from the value read under the lock, so concurrent recalls of one row never lose a count.
+// guards: n.status, n.stale, n.conflicted, n.recall_count
 WITH s, arms, apoc.coll.sortNodes(apoc.coll.toSet(apoc.coll.flatten([x IN arms | x.items])), '^id') AS picked
-CALL apoc.lock.nodes(picked)
-WITH s, [x IN arms | {arm: x.arm, items: [a IN x.items WHERE {{RECALL_QUALITY_OK}}]}] AS arms
-CALL (arms) {
+FOREACH (n IN picked | SET n._lock = true)
+WITH s, arms, picked, [n IN picked | apoc.any.properties(n)] AS locked
+FOREACH (n IN picked | REMOVE n._lock)
+WITH s, arms, locked, [a IN locked WHERE {{RECALL_QUALITY_OK}} | a.id] AS good
+WITH s, locked, [x IN arms | {arm: x.arm, items: [n IN x.items WHERE n.id IN good]}] AS arms
+CALL (arms, locked) {
   UNWIND arms AS x
-  UNWIND x.items AS a
-  WITH DISTINCT a
-  SET a.recall_count = coalesce(a.recall_count, 0) + 1, a.accessed_at = $now
-  RETURN count(a) AS recalled
+  UNWIND x.items AS n
+  WITH DISTINCT n, locked
+  WITH n, [l IN locked WHERE l.id = n.id][0] AS was
+  SET n.recall_count = coalesce(was.recall_count, 0) + 1, n.accessed_at = $now
+  RETURN count(n) AS recalled
 }
 RETURN s IS NOT NULL AS found, recalled,
        [x IN arms | {arm: x.arm,
