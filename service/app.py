@@ -10,7 +10,7 @@ from fastapi import Depends, FastAPI
 
 from graph.driver import Graph, Neo4jConfig
 from graph.schema import apply_schema
-from service import embedding, errors, observability
+from service import embedding, errors, observability, pipeline
 from service.api import artifacts, context, digest, gc, health, keys, scopes
 from service.auth import Authenticator, ensure_first_key
 from service.deps import authorize, document_access
@@ -39,6 +39,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.auth = Authenticator(graph, ttl=settings.key_cache_ttl)
             embedder = embedding.make_embedder(settings.embedder)  # one per process, like the driver
             previous_embedder = embedding.configure(embedder)
+            previous_thresholds = pipeline.configure(settings.injection_refuse_at, settings.injection_hold_at)
             if embedder is not None:
                 await embedding.ensure_vector_index(graph, embedder)
             bootstrap = settings.bootstrap_key.get_secret_value() if settings.bootstrap_key else None
@@ -48,6 +49,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                       f"    {first}", file=sys.stderr, flush=True)
             yield
             embedding.configure(previous_embedder)
+            pipeline.configure(previous_thresholds.refuse_at, previous_thresholds.hold_at)
         finally:
             await graph.close()
 

@@ -30,7 +30,7 @@ from service.api.schemas import (
 from service.auth import AGENT
 from service.deps import utcnow
 from service.gates.provenance import resolve_source
-from service.pipeline import Candidate, GateRefusal, screen
+from service.pipeline import HOLD_REASON, LEARNED_RULE, Candidate, GateRefusal, screen
 
 VIEWS = ("support", "lineage", "invalidation", "cleanup")
 
@@ -196,12 +196,17 @@ async def save(graph: Graph, scope_id: str, family: Family, bodies: list[_Write]
     `source` of what is saved (service/gates/provenance.py)."""
     for b in bodies:  # validation: a source the key may not claim is refused before any gate runs
         resolve_source(getattr(b, "source", None), role)
+    holds: dict[int, float] = {}
     try:
-        screen([candidate(b, family) for b in bodies])
+        holds = screen([candidate(b, family) for b in bodies])
     except GateRefusal as refusal:
         await _refuse(graph, scope_id, actor, family, refusal)
     now = utcnow()
     rows = [to_row(b, family, scope_id=scope_id, now=now, actor=actor, role=role) for b in bodies]
+    if family is not Family.working_state:  # working state is never served as truth: nothing to quarantine
+        for i, p in holds.items():
+            # Quarantine: save.cypher stores a held row `pending` whatever the write policy says.
+            rows[i]["props"].update(hold_reason=HOLD_REASON, hold_score=p)
     if family in ADVISORY:  # working state is never searched, so never embedded
         await embedding.embed_rows(embedding.resolve(embedder), rows)
     # Only an idempotent save needs the request's fingerprint.
@@ -297,7 +302,13 @@ async def update(graph: Graph, scope_id: str, id: str, families: list[Family], b
     expected = parse_if_match(if_match)
     family = families[0]
     try:
-        screen([candidate(body, family)])
+        if screen([candidate(body, family)]) and family is not Family.working_state:
+            # A revision cannot be quarantined without hiding the approved one before it: refused instead.
+            c = candidate(body, family)
+            raise GateRefusal("threat_pattern_detected", LEARNED_RULE, field_name="content", index=0, offset=None,
+                              content_sha256=c.fingerprint(),
+                              message=f"refused by the threat scan ({LEARNED_RULE}): an update the learned "
+                                      "detector is unsure of is refused (a new record would be quarantined)")
     except GateRefusal as refusal:
         await _refuse(graph, scope_id, actor, family, refusal)
     changes = update_changes(body)
