@@ -11,10 +11,10 @@ Sources (all allowed by issue 17; licences as their packages declare them):
 | spikee 0.9.2 | Apache-2.0 | jailbreak seeds x instruction seeds of every `seeds-*` set except the `*-fp` ones | base documents, standalone user inputs (non-fp sets) |
 | raginject 0.12.0 | Apache-2.0 | payloads of attacks/patterns/*.yaml | the host documents with the payload cut out |
 | garak-multilingual 0.1.0 | Apache-2.0 | every payload list in payloads.py | — |
-| agentdojo 0.1.35 | MIT | fixed jailbreak templates x injection-task goals | string fields of the suites' environment.yaml (emails, files, posts) |
+| agentdojo 0.1.35 | MIT | fixed jailbreak templates x injection-task goals | string fields of the suites' environment.yaml (emails, files, posts), and its records as JSON |
 | agent-memory-guard 0.3.3 | MIT | values written by its malicious bench scenarios | its benign scenarios |
 | blastcontain-drill 0.2.0 | MIT (data: JailbreakBench, MIT) | — | benign-behaviors.csv (requests that look harmful and are not) |
-| shared/data/locomo-dev.json | CC BY-NC 4.0 (LoCoMo) | — | conversation turns (English) |
+| shared/data/locomo-dev.json | CC BY-NC 4.0 (LoCoMo) | — | conversation turns and observations (English) |
 | shared/seeds/*.txt | the project's own | — | sentences (Chinese) |
 | CPython standard library (the running interpreter's) | PSF | — | 12-line chunks of a dozen modules (code) |
 | this file, ZH_SEED_* | the project's own | Chinese attack phrasings (training only) | Chinese benign / hard negatives (training only) |
@@ -292,6 +292,7 @@ def blastcontain_drill() -> Iterator[Row | None]:
 
 
 def locomo(limit: int = 2500) -> Iterator[Row | None]:
+    """Conversation turns, and the observations (short facts about a person: memory-like text)."""
     f = SHARED / "data" / "locomo-dev.json"
     if not f.exists():
         return
@@ -305,6 +306,28 @@ def locomo(limit: int = 2500) -> Iterator[Row | None]:
                 if isinstance(t, dict) and isinstance(t.get("text"), str) and n < limit:
                     n += 1
                     yield _row(t["text"], 0, "locomo", "conversation", f"{c}/{key}")
+        for key, people in (conv.get("observation") or {}).items():
+            for facts in (people or {}).values():
+                for fact in facts:
+                    if isinstance(fact, list) and fact and isinstance(fact[0], str):
+                        yield _row(fact[0], 0, "locomo", "observation", f"{c}/{key}")
+
+
+def json_documents() -> Iterator[Row | None]:
+    """Benign JSON: agentdojo's environment records serialised (the shape tools hand back)."""
+    base = _pkg("agentdojo") / "agentdojo/data/suites"
+    for f in sorted(base.rglob("*.yaml")):
+        if "injection_vectors" in f.name:
+            continue
+        try:
+            doc = yaml.safe_load(re.sub(r"\{[a-z_]+\}", "", f.read_text(encoding="utf-8")))
+        except yaml.YAMLError:
+            continue
+        items = [v for v in (doc.values() if isinstance(doc, dict) else []) if isinstance(v, (list, dict))]
+        for k, v in enumerate(x for it in items for x in (it if isinstance(it, list) else [it])):
+            if k < 60:
+                yield _row(json.dumps(v, default=str, ensure_ascii=False)[:600], 0, "agentdojo", "json_record",
+                           f"{f.parent.name}/{f.stem}/json{k // 10}", "en")
 
 
 def shared_seeds() -> Iterator[Row | None]:
@@ -364,7 +387,7 @@ def project_seeds() -> Iterator[Row | None]:
 
 
 LOADERS = (pyrit, spikee, raginject, garak_multilingual, agentdojo, agent_memory_guard, blastcontain_drill,
-           locomo, shared_seeds, stdlib_code, project_seeds)
+           locomo, shared_seeds, stdlib_code, json_documents, project_seeds)
 
 
 def load() -> list[Row]:

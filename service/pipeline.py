@@ -36,8 +36,8 @@ LEARNED_MIN_CHARS = 24  # shorter texts (tags, keys, titles) carry too little fo
 
 @dataclass(frozen=True, slots=True)
 class Thresholds:
-    refuse_at: float = 0.75
-    hold_at: float = 0.45
+    refuse_at: float = 0.85
+    hold_at: float = 0.6
 
 
 THRESHOLDS = Thresholds()

@@ -30,6 +30,6 @@ class Settings(BaseSettings):
     gc_max_entries: int | None = Field(10_000, ge=0, alias="COGNITION_GC_MAX_ENTRIES")
     # The learned injection detector (service/pipeline.py): refuse at or above, quarantine (pending,
     # hold_reason suspected_injection) at or above; measured by `make eval-gates`.
-    injection_refuse_at: float = Field(0.75, ge=0.0, le=1.0, alias="COGNITION_INJECTION_REFUSE_AT")
-    injection_hold_at: float = Field(0.45, ge=0.0, le=1.0, alias="COGNITION_INJECTION_HOLD_AT")
+    injection_refuse_at: float = Field(0.85, ge=0.0, le=1.0, alias="COGNITION_INJECTION_REFUSE_AT")
+    injection_hold_at: float = Field(0.6, ge=0.0, le=1.0, alias="COGNITION_INJECTION_HOLD_AT")
     gc_ttl_batch: int = Field(500, ge=1, alias="COGNITION_GC_TTL_BATCH")
