@@ -17,13 +17,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import injection_corpus as corpus  # noqa: E402
 
+from service import pipeline  # noqa: E402
 from service.pipeline import threat_decision  # noqa: E402
 from service.settings import Settings  # noqa: E402
 
 
 def main() -> int:
     settings = Settings()
-    refuse_at, hold_at = settings.injection_refuse_at, settings.injection_hold_at
+    pipeline.configure(settings.injection_refuse_at, settings.injection_hold_at)
+    refuse_at, hold_at = pipeline.THRESHOLDS.refuse_at, pipeline.THRESHOLDS.hold_at
     rows = [r for r in corpus.load() if corpus.evaluated(r)]
     table: dict[tuple[int, str, str], list[int]] = defaultdict(lambda: [0, 0, 0])  # n, refused, held
     for r in rows:

@@ -11,12 +11,13 @@ Sources (all allowed by issue 17; licences as their packages declare them):
 | spikee 0.9.2 | Apache-2.0 | jailbreak seeds x instruction seeds of every `seeds-*` set except the `*-fp` ones | base documents, standalone user inputs (non-fp sets) |
 | raginject 0.12.0 | Apache-2.0 | payloads of attacks/patterns/*.yaml | the host documents with the payload cut out |
 | garak-multilingual 0.1.0 | Apache-2.0 | every payload list in payloads.py | — |
-| agentdojo 0.1.35 | MIT | fixed jailbreak templates x injection-task goals | string fields of the suites' environment.yaml (emails, files, posts), and its records as JSON |
+| agentdojo 0.1.35 | MIT | fixed jailbreak templates x injection-task goals | user-task prompts; string fields of the suites' environment.yaml (emails, files, posts), and its records as JSON |
 | agent-memory-guard 0.3.3 | MIT | values written by its malicious bench scenarios | its benign scenarios |
 | blastcontain-drill 0.2.0 | MIT (data: JailbreakBench, MIT) | — | benign-behaviors.csv (requests that look harmful and are not) |
 | shared/data/locomo-dev.json | CC BY-NC 4.0 (LoCoMo) | — | conversation turns and observations (English) |
 | shared/seeds/*.txt | the project's own | — | sentences (Chinese) |
 | CPython standard library (the running interpreter's) | PSF | — | 12-line chunks of a dozen modules (code) |
+| this repository's cypher/, graph/, digest/ | the project's own | — | 8-line chunks (Cypher, Python) |
 | this file, ZH_SEED_* | the project's own | Chinese attack phrasings (training only) | Chinese benign / hard negatives (training only) |
 
 Reserved for evaluation elsewhere and never read here: garak, agent-redteam, bastioncorpus, spikee's
@@ -43,7 +44,8 @@ CORPORA = ROOT / "build" / "corpora"
 SHARED = ROOT.parent / "shared"  # the project's shared/ folder beside the checkout (optional)
 PACKAGES = {"pyrit": "1.1.0", "spikee": "0.9.2", "raginject": "0.12.0", "garak-multilingual": "0.1.0",
             "agentdojo": "0.1.35", "agent-memory-guard": "0.3.3", "blastcontain-drill": "0.2.0"}
-EVAL_SHARE = 0.3  # of groups held apart
+EVAL_SHARE = 0.3  # of groups held apart for evaluation
+TUNE_SHARE = 0.15  # of groups set aside to choose the thresholds (neither trained on nor evaluated)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,16 +58,21 @@ class Row:
     lang: str
 
     @property
-    def held_apart(self) -> bool:
+    def part(self) -> str:
         return split(self.group)
 
-
-def split(group: str) -> bool:
-    """True when the group is held apart for evaluation (a stable hash, so every run agrees)."""
-    h = int(hashlib.sha256(group.encode()).hexdigest()[:8], 16)
-    return (h % 1000) / 1000 < EVAL_SHARE
+    @property
+    def held_apart(self) -> bool:
+        return self.part == "eval"
 
 
+def split(group: str) -> str:
+    """"eval", "tune" or "train" for a group (a stable hash, so every run agrees)."""
+    h = (int(hashlib.sha256(group.encode()).hexdigest()[:8], 16) % 1000) / 1000
+    return "eval" if h < EVAL_SHARE else ("tune" if h < EVAL_SHARE + TUNE_SHARE else "train")
+
+
+_CANARY = re.compile(r"\bRAGINJECT_\w+|INJECTION-OK-\w+", re.IGNORECASE)
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 
@@ -86,7 +93,7 @@ def _pkg(name: str) -> Path:
 
 
 def _row(text: str, label: int, source: str, family: str, group: str, lang: str | None = None) -> Row | None:
-    text = text.strip()
+    text = _CANARY.sub("OK", text.strip())  # the suites' success markers would teach the model their names
     if len(text) < 8:
         return None
     return Row(text[:32_768], label, source, family, f"{source}:{group}", lang or lang_of(text))
@@ -234,6 +241,15 @@ def agentdojo() -> Iterator[Row | None]:
                     names[node.targets[0].id] = v
                     if node.targets[0].id == "GOAL":
                         goals.append(v)
+    for f in sorted((base / "default_suites").rglob("user_tasks.py")):  # the benign requests users make
+        names = {}
+        for node in ast.walk(ast.parse(f.read_text())):
+            if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+                v = _fstring(node.value, names)
+                if v is not None:
+                    names[node.targets[0].id] = v
+                    if node.targets[0].id == "PROMPT":
+                        yield _row(v, 0, "agentdojo", "user_task", f"{f.parent.parent.name}/{len(names) // 12}")
     for t, (name, tpl) in enumerate(templates):
         for g, goal in enumerate(goals):
             if (g + t) % 4:
@@ -307,10 +323,24 @@ def locomo(limit: int = 2500) -> Iterator[Row | None]:
                     n += 1
                     yield _row(t["text"], 0, "locomo", "conversation", f"{c}/{key}")
         for key, people in (conv.get("observation") or {}).items():
-            for facts in (people or {}).values():
-                for fact in facts:
+            for person, facts in (people or {}).items():
+                for k, fact in enumerate(facts):
                     if isinstance(fact, list) and fact and isinstance(fact[0], str):
                         yield _row(fact[0], 0, "locomo", "observation", f"{c}/{key}")
+                        if k % 2 == 0:  # the same fact as an agent writes it down about its user
+                            about = re.sub(rf"\b{re.escape(person)}\b", "the user", fact[0])
+                            yield _row(about[0].upper() + about[1:], 0, "locomo", "observation", f"{c}/{key}")
+
+
+def project_code() -> Iterator[Row | None]:
+    """Benign code of the kind this service stores and its users write: the project's own Cypher files and
+    the Python of graph/ and digest/ (never service/gates/, whose patterns quote attacks), in 8-line chunks."""
+    files = sorted((ROOT / "cypher").rglob("*.cypher")) + sorted((ROOT / "graph").glob("*.py")) + sorted(
+        (ROOT / "digest").glob("*.py"))
+    for f in files:
+        lines = f.read_text(encoding="utf-8").splitlines()
+        for k in range(0, len(lines), 8):
+            yield _row("\n".join(lines[k:k + 8]), 0, "project-code", "code", f"{f.relative_to(ROOT)}/{k // 40}", "en")
 
 
 def json_documents() -> Iterator[Row | None]:
@@ -387,7 +417,7 @@ def project_seeds() -> Iterator[Row | None]:
 
 
 LOADERS = (pyrit, spikee, raginject, garak_multilingual, agentdojo, agent_memory_guard, blastcontain_drill,
-           locomo, shared_seeds, stdlib_code, json_documents, project_seeds)
+           locomo, shared_seeds, stdlib_code, project_code, json_documents, project_seeds)
 
 
 def load() -> list[Row]:

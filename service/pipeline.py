@@ -36,16 +36,20 @@ LEARNED_MIN_CHARS = 24  # shorter texts (tags, keys, titles) carry too little fo
 
 @dataclass(frozen=True, slots=True)
 class Thresholds:
-    refuse_at: float = 0.85
-    hold_at: float = 0.6
+    refuse_at: float
+    hold_at: float
 
 
-THRESHOLDS = Thresholds()
+THRESHOLDS = Thresholds(*detector.recommended())  # chosen by training on its tune split
 
 
-def configure(refuse_at: float, hold_at: float) -> Thresholds:
-    """Set the learned detector's thresholds (from the settings, at start-up); returns the previous ones."""
+def configure(refuse_at: float | None, hold_at: float | None) -> Thresholds:
+    """Set the learned detector's thresholds (from the settings, at start-up; None: the model's recommended
+    ones); returns the previous ones."""
     global THRESHOLDS
+    default_refuse, default_hold = detector.recommended()
+    refuse_at = default_refuse if refuse_at is None else refuse_at
+    hold_at = default_hold if hold_at is None else hold_at
     if not 0.0 <= hold_at <= refuse_at <= 1.0:
         raise ValueError("injection thresholds need 0 <= hold_at <= refuse_at <= 1")
     previous, THRESHOLDS = THRESHOLDS, Thresholds(refuse_at, hold_at)

@@ -29,7 +29,8 @@ class Settings(BaseSettings):
     # GC (digest/gc.py): per-partition cap on active memories, and TTL reclaims per run.
     gc_max_entries: int | None = Field(10_000, ge=0, alias="COGNITION_GC_MAX_ENTRIES")
     # The learned injection detector (service/pipeline.py): refuse at or above, quarantine (pending,
-    # hold_reason suspected_injection) at or above; measured by `make eval-gates`.
-    injection_refuse_at: float = Field(0.85, ge=0.0, le=1.0, alias="COGNITION_INJECTION_REFUSE_AT")
-    injection_hold_at: float = Field(0.6, ge=0.0, le=1.0, alias="COGNITION_INJECTION_HOLD_AT")
+    # hold_reason suspected_injection) at or above; unset: the thresholds training chose on its tune split
+    # (service/gates/detector_model.json). Measured by `make eval-gates`.
+    injection_refuse_at: float | None = Field(None, ge=0.0, le=1.0, alias="COGNITION_INJECTION_REFUSE_AT")
+    injection_hold_at: float | None = Field(None, ge=0.0, le=1.0, alias="COGNITION_INJECTION_HOLD_AT")
     gc_ttl_batch: int = Field(500, ge=1, alias="COGNITION_GC_TTL_BATCH")

@@ -18,13 +18,14 @@ import unicodedata
 from functools import cache
 from pathlib import Path
 
-__all__ = ["HEAD", "TAIL", "features", "score"]
+__all__ = ["HEAD", "TAIL", "features", "recommended", "score"]
 
 MODEL = Path(__file__).with_name("detector_model.json")
 HEAD, TAIL = 4000, 1000
 
 _TOKEN = re.compile(r"[a-z0-9]+|[\u3400-\u9fff\uf900-\ufaff]|[^\sa-z0-9\u3400-\u9fff\uf900-\ufaff]")
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g"})
+_PUNCT = re.compile(r"[^a-z0-9\u3400-\u9fff\uf900-\ufaff]")
 _MIXED = re.compile(r"(?=[a-z]*[0-9])(?=[0-9]*[a-z])[a-z0-9]+")
 
 
@@ -35,13 +36,22 @@ def _fold(text: str) -> str:
 
 
 def features(text: str) -> set[str]:
-    """The feature strings of a text: tokens (latin words, single CJK characters, punctuation marks), with
-    letter-digit mixtures also read as leetspeak, and adjacent token pairs."""
+    """The feature strings of a text: tokens (latin words, single CJK characters), with letter-digit mixtures
+    also read as leetspeak, and adjacent token pairs (punctuation marks included)."""
     toks = _TOKEN.findall(_fold(text))
     toks = [t.translate(_LEET) if _MIXED.fullmatch(t) else t for t in toks]
-    out = set(toks)
+    # Punctuation marks count only next to something (in pairs): alone they say more about the format (JSON,
+    # code) than about intent.
+    out = {t for t in toks if not _PUNCT.fullmatch(t)}
     out.update([a + " " + b for a, b in zip(toks, toks[1:], strict=False)])
     return out
+
+
+@cache
+def recommended() -> tuple[float, float]:
+    """(refuse_at, hold_at) as training chose them on its tune split (the settings' defaults)."""
+    t = json.loads(MODEL.read_text(encoding="utf-8"))["thresholds"]
+    return float(t["refuse_at"]), float(t["hold_at"])
 
 
 @cache
