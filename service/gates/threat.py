@@ -326,11 +326,10 @@ def _fold_with_map(text: str) -> tuple[str, list[int]]:
     return "".join(out), index
 
 
-def _scan_injection(text: str) -> ThreatHit | None:
+def _scan_injection(text: str, folded: str) -> ThreatHit | None:
     # One regex pass, over the folded text: folding (NFKC, casefold, whitespace runs collapsed) only brings
     # obfuscated spellings closer to the patterns, which are case-insensitive already, so whatever the raw
     # text matches the folded text matches too. Offsets map back to the raw text only on a hit.
-    folded = _fold(text)
     m = _INJECTION.search(folded)
     if not m:
         return None
@@ -352,9 +351,13 @@ def _scan_injection(text: str) -> ThreatHit | None:
 # words, and base64 / rot13 wrappers. Each view is built only when its trigger is present (one linear regex
 # search each), so clean text pays a few searches; every view is one linear pass.
 
-_SPACED = re.compile(r"(?<![^\W\d_])(?:[^\W\d_][ .\-_*·|/]){2,}[^\W\d_](?![^\W\d_])")
+_SPACED = re.compile(r"(?:[a-z][ .\-_*|/]){2,}[a-z]\b")
 _SEPARATORS = re.compile(r"[ .\-_*·|/]")
-_LEET_WORD = re.compile(r"(?=[a-z@$]*[0-9@$])(?=[0-9@$]*[a-z])[a-z0-9@$]{3,}")
+_LEET_WORD = re.compile(r"[a-z]*[0-9@$][a-z0-9@$]*")  # words with a digit (the keyword check filters)
+# Words a leetspeak view must produce before it is worth scanning (code is full of "u32", "x86", "utf8").
+_LEET_KEYWORDS = frozenset({"ignore", "previous", "instructions", "instruction", "system", "prompt", "jailbreak",
+                            "disregard", "reveal", "override", "bypass", "forget", "rules", "unrestricted",
+                            "unfiltered", "uncensored", "developer", "mode", "secret", "password", "passwords"})
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g", "@": "a",
                        "$": "s"})
 _HOMOGLYPHS = str.maketrans({
@@ -374,7 +377,7 @@ def _views(text: str, folded: str) -> list[str]:
     nfkc = unicodedata.normalize("NFKC", text).casefold()
     if _SPACED.search(nfkc):
         out.append(_fold(_SPACED.sub(lambda m: _SEPARATORS.sub("", m.group()), nfkc)))
-    if _LEET_WORD.search(folded):
+    if any(w.translate(_LEET) in _LEET_KEYWORDS for w in _LEET_WORD.findall(folded)):
         out.append(_LEET_WORD.sub(lambda m: m.group().translate(_LEET), folded))
     if _MIXED_SCRIPT.search(folded):
         out.append(folded.translate(_HOMOGLYPHS))
@@ -395,8 +398,7 @@ def _views(text: str, folded: str) -> list[str]:
     return out
 
 
-def _scan_obfuscated(text: str) -> ThreatHit | None:
-    folded = _fold(text)
+def _scan_obfuscated(text: str, folded: str) -> ThreatHit | None:
     for view in _views(text, folded):
         if view != folded and _INJECTION.search(view):
             return ThreatHit("injection.obfuscation", 0, DETECTOR_INJECTION)
@@ -410,4 +412,5 @@ RULE_IDS: frozenset[str] = frozenset(
 
 def scan(text: str) -> ThreatHit | None:
     """Return the first threat found in ``text``, or None. Never raises for a str."""
-    return _scan_invisible(text) or _scan_injection(text) or _scan_obfuscated(text)
+    folded = _fold(text)
+    return _scan_invisible(text) or _scan_injection(text, folded) or _scan_obfuscated(text, folded)
