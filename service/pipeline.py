@@ -8,7 +8,7 @@ transaction (cypher/artifact/save.cypher) against the scope's policy read in tha
 There is no parameter, setting or role that skips a gate.
 
 The threat scan has layers (DESIGN.md §4): invisible Unicode and pattern families refuse outright; then the
-learned detector (service/gates/detector.py) scores each caller text of `LEARNED_MIN_CHARS` or more: at or
+learned detector (service/gates/detector.py) scores each caller text of `LEARNED_MIN_CHARS` (40) or more: at or
 above `refuse_at` the write is refused like any threat (rule `learned.injection`); at or above `hold_at` the
 record is stored `pending` with `hold_reason: suspected_injection` and its score — quarantined, invisible to
 list, search, recall and context until an operator approves it. The thresholds are settings
@@ -31,7 +31,7 @@ from service.gates.threat import scan
 
 HOLD_REASON = "suspected_injection"
 LEARNED_RULE = "learned.injection"
-LEARNED_MIN_CHARS = 24  # shorter texts (tags, keys, titles) carry too little for the model; patterns see them
+LEARNED_MIN_CHARS = detector.MIN_CHARS  # shorter texts: the patterns alone
 
 
 @dataclass(frozen=True, slots=True)

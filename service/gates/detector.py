@@ -22,6 +22,7 @@ __all__ = ["HEAD", "TAIL", "features", "recommended", "score"]
 
 MODEL = Path(__file__).with_name("detector_model.json")
 HEAD, TAIL = 4000, 1000
+MIN_CHARS = 40  # shorter texts (tags, keys, titles, one-line notes) carry too little for the model
 
 _TOKEN = re.compile(r"[a-z0-9]+|[\u3400-\u9fff\uf900-\ufaff]|[^\sa-z0-9\u3400-\u9fff\uf900-\ufaff]")
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g"})
