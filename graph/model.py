@@ -46,6 +46,22 @@ class Status(StrEnum):
     removed = "removed"
 
 
+class Source(StrEnum):
+    """Where a write's content came from (provenance, DESIGN.md §4). `user` and `agent` speak for the scope's
+    owner; `tool`, `web` and `import` carry text somebody else wrote, so they never give orders unasked."""
+
+    user = "user"
+    agent = "agent"
+    tool = "tool"
+    web = "web"
+    import_ = "import"
+
+
+# Sources whose memories reach the eager constraints / instructions arms only once an operator approved them
+# (cypher/fragments/eager_trusted_ok.cypher).
+UNTRUSTED_SOURCES = frozenset({Source.tool, Source.web, Source.import_})
+
+
 class EdgeType(StrEnum):
     """Relationships a caller may create between two artifacts of one scope. (`SUPERSEDES` is the
     service's own: written by supersession detection, never by a caller.)"""
@@ -72,6 +88,7 @@ GC_EXEMPT_KINDS = frozenset({Kind.constraint, Kind.instruction, Kind.environment
 SERVICE_OWNED = frozenset({
     "recall_count", "accessed_at", "status", "stale", "conflicted", "revision",
     "support", "lineage", "invalidation", "cleanup",
+    "approved_by", "approved_at", "hold_reason", "hold_score",
 })
 
 
@@ -114,7 +131,11 @@ class Artifact(BaseModel):
     archived_at: datetime | None = None
     archived_by: str | None = None  # the digest / GC pass that archived it
     restored_at: datetime | None = None
-    source: str | None = None  # provenance, service-owned (`import` for imported records: service/portability)
+    source: Source | None = None  # provenance; None on records saved before it was recorded
+    approved_by: str | None = None  # the operator key that approved it (write approval, quarantine, or source)
+    approved_at: datetime | None = None
+    hold_reason: str | None = None  # why it was stored pending: "suspected_injection" (quarantine)
+    hold_score: float | None = None  # the learned detector's score that put it on hold
 
     @classmethod
     def from_node(cls, props: dict[str, Any]) -> Artifact:

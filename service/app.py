@@ -11,7 +11,7 @@ from starlette.routing import Route
 
 from graph.driver import Graph, Neo4jConfig
 from graph.schema import apply_schema
-from service import embedding, errors, observability
+from service import embedding, errors, observability, pipeline
 from service.api import (
     artifacts,
     browser_guide,
@@ -55,6 +55,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.auth = Authenticator(graph, ttl=settings.key_cache_ttl)
             embedder = embedding.make_embedder(settings.embedder)  # one per process, like the driver
             previous_embedder = embedding.configure(embedder)
+            previous_thresholds = pipeline.configure(settings.injection_refuse_at, settings.injection_hold_at)
             if embedder is not None:
                 await embedding.ensure_vector_index(graph, embedder)
             bootstrap = settings.bootstrap_key.get_secret_value() if settings.bootstrap_key else None
@@ -65,6 +66,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             async with mcp.serving(graph, app.state.auth):
                 yield
             embedding.configure(previous_embedder)
+            pipeline.configure(previous_thresholds.refuse_at, previous_thresholds.hold_at)
         finally:
             await graph.close()
 

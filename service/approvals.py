@@ -17,7 +17,18 @@ from service.deps import utcnow
 
 async def approve(graph: Graph, scope_id: str, id: str, families: list[Family], *, actor: str,
                   reason: str | None) -> Artifact:
-    rec = await _decide_pending(graph, "approve", scope_id, id, families, actor=actor, reason=reason)
+    """A pending record becomes active (write approval, or a quarantine lifted). An active record from an
+    untrusted source (tool, web, import) not yet approved gets `approved_by`: it may now reach the eager
+    constraints / instructions arms. Anything else: 409 `not_pending`."""
+    try:
+        rec = await _decide_pending(graph, "approve", scope_id, id, families, actor=actor, reason=reason)
+    except Conflict:
+        rec = await graph.write(repo.endorse, scope_id=scope_id, id=id, families=[f.value for f in families],
+                                now=utcnow(), actor=actor, event_id=new_id(), reason=reason)
+        if rec["approved"] is None:
+            was = rec["was"] if rec["found"] else "gone"
+            raise Conflict(f"{id} is {was}, not pending approval (nor an unapproved record from an untrusted "
+                           "source)", code="not_pending") from None
     return Artifact.from_node(rec["approved"])
 
 

@@ -27,8 +27,10 @@ from service.api.schemas import (
     WorkingStateCreate,
     _Write,
 )
+from service.auth import AGENT
 from service.deps import utcnow
-from service.pipeline import Candidate, GateRefusal, screen
+from service.gates.provenance import resolve_source
+from service.pipeline import HOLD_REASON, LEARNED_RULE, Candidate, GateRefusal, screen
 
 VIEWS = ("support", "lineage", "invalidation", "cleanup")
 
@@ -67,9 +69,10 @@ def _update_content(body: _Write) -> str:
     return str(data.get("content") or data.get("body") or data.get("when_to_use") or "")
 
 
-def to_row(body: _Write, family: Family, *, scope_id: str, now: datetime, actor: str) -> dict[str, Any]:
+def to_row(body: _Write, family: Family, *, scope_id: str, now: datetime, actor: str,
+           role: str = AGENT) -> dict[str, Any]:
     content, title = _searchable(body)
-    data = body.model_dump(exclude={"body", "relations", "metadata"}, exclude_none=True)
+    data = body.model_dump(exclude={"body", "relations", "metadata", "source"}, exclude_none=True)
     props: dict[str, Any] = {
         **{k: (v.value if hasattr(v, "value") else v) for k, v in data.items()},
         "id": new_id(), "scope_id": scope_id, "family": family.value, "content": content,
@@ -77,6 +80,8 @@ def to_row(body: _Write, family: Family, *, scope_id: str, now: datetime, actor:
         # accessed_at floor (INV-MEM-51): never 0/epoch, raised to created_at on every save.
         "created_at": now, "updated_at": now, "accessed_at": now,
         "recall_count": 0, "stale": False, "conflicted": False, "revision": 1, "created_by": actor,
+        # Provenance (service/gates/provenance.py): stored as the service decided it, shown in the record.
+        "source": resolve_source(getattr(body, "source", None), role).value,
     }
     if title is not None:
         props["title"] = title
@@ -102,6 +107,9 @@ def update_changes(body: _Write) -> dict[str, Any]:
             changes[k] = v
     if "content" in changes:
         changes["content_hash"] = sha256(changes["content"])
+    if changes.keys() & {"content", "title", "name", "when_to_use", "steps"}:
+        # An operator approved the text they read: new text needs a new approval (setting null removes it).
+        changes["approved_by"] = changes["approved_at"] = None
     return changes
 
 
@@ -181,15 +189,24 @@ class SaveResult:
 
 
 async def save(graph: Graph, scope_id: str, family: Family, bodies: list[_Write], *, actor: str,
-               idempotency_key: str | None = None, embedder: Any = embedding.CONFIGURED) -> SaveResult:
+               idempotency_key: str | None = None, embedder: Any = embedding.CONFIGURED,
+               role: str = AGENT) -> SaveResult:
     """validate (done) → threat scan → content quality → embed → write approval + persist (one transaction:
-    the approval gate is read in the persist query itself)."""
+    the approval gate is read in the persist query itself). `role` is the calling key's: it sets the default
+    `source` of what is saved (service/gates/provenance.py)."""
+    for b in bodies:  # validation: a source the key may not claim is refused before any gate runs
+        resolve_source(getattr(b, "source", None), role)
+    holds: dict[int, float] = {}
     try:
-        screen([candidate(b, family) for b in bodies])
+        holds = screen([candidate(b, family) for b in bodies])
     except GateRefusal as refusal:
         await _refuse(graph, scope_id, actor, family, refusal)
     now = utcnow()
-    rows = [to_row(b, family, scope_id=scope_id, now=now, actor=actor) for b in bodies]
+    rows = [to_row(b, family, scope_id=scope_id, now=now, actor=actor, role=role) for b in bodies]
+    if family is not Family.working_state:  # working state is never served as truth: nothing to quarantine
+        for i, p in holds.items():
+            # Quarantine: save.cypher stores a held row `pending` whatever the write policy says.
+            rows[i]["props"].update(hold_reason=HOLD_REASON, hold_score=p)
     if family in ADVISORY:  # working state is never searched, so never embedded
         await embedding.embed_rows(embedding.resolve(embedder), rows)
     # Only an idempotent save needs the request's fingerprint.
@@ -285,7 +302,13 @@ async def update(graph: Graph, scope_id: str, id: str, families: list[Family], b
     expected = parse_if_match(if_match)
     family = families[0]
     try:
-        screen([candidate(body, family)])
+        if screen([candidate(body, family)]) and family is not Family.working_state:
+            # A revision cannot be quarantined without hiding the approved one before it: refused instead.
+            c = candidate(body, family)
+            raise GateRefusal("threat_pattern_detected", LEARNED_RULE, field_name="content", index=0, offset=None,
+                              content_sha256=c.fingerprint(),
+                              message=f"refused by the threat scan ({LEARNED_RULE}): an update the learned "
+                                      "detector is unsure of is refused (a new record would be quarantined)")
     except GateRefusal as refusal:
         await _refuse(graph, scope_id, actor, family, refusal)
     changes = update_changes(body)

@@ -6,6 +6,13 @@ Threat scan and content quality run here, stage by stage over the whole batch, s
 threat and an engine-state dump reports the threat. Write approval is evaluated inside the persist
 transaction (cypher/artifact/save.cypher) against the scope's policy read in that same round trip.
 There is no parameter, setting or role that skips a gate.
+
+The threat scan has layers (DESIGN.md §4): invisible Unicode and pattern families refuse outright; then the
+learned detector (service/gates/detector.py) scores each caller text of `LEARNED_MIN_CHARS` (40) or more: at or
+above `refuse_at` the write is refused like any threat (rule `learned.injection`); at or above `hold_at` the
+record is stored `pending` with `hold_reason: suspected_injection` and its score — quarantined, invisible to
+list, search, recall and context until an operator approves it. The thresholds are settings
+(COGNITION_INJECTION_REFUSE_AT / _HOLD_AT); the scan itself has no switch.
 """
 
 from __future__ import annotations
@@ -18,8 +25,47 @@ from dataclasses import dataclass, field
 from graph.errors import CognitionError
 from graph.model import Family
 from service import observability
+from service.gates import detector
 from service.gates.quality import check_quality
 from service.gates.threat import scan
+
+HOLD_REASON = "suspected_injection"
+LEARNED_RULE = "learned.injection"
+LEARNED_MIN_CHARS = detector.MIN_CHARS  # shorter texts: the patterns alone
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    refuse_at: float
+    hold_at: float
+
+
+THRESHOLDS = Thresholds(*detector.recommended())  # chosen by training on its tune split
+
+
+def configure(refuse_at: float | None, hold_at: float | None) -> Thresholds:
+    """Set the learned detector's thresholds (from the settings, at start-up; None: the model's recommended
+    ones); returns the previous ones."""
+    global THRESHOLDS
+    default_refuse, default_hold = detector.recommended()
+    refuse_at = default_refuse if refuse_at is None else refuse_at
+    hold_at = default_hold if hold_at is None else hold_at
+    if not 0.0 <= hold_at <= refuse_at <= 1.0:
+        raise ValueError("injection thresholds need 0 <= hold_at <= refuse_at <= 1")
+    previous, THRESHOLDS = THRESHOLDS, Thresholds(refuse_at, hold_at)
+    return previous
+
+
+def threat_decision(text: str, *, refuse_at: float | None = None, hold_at: float | None = None) -> str:
+    """What the threat scan makes of one text: "refuse", "hold" or "pass" (for the evaluation script)."""
+    if scan(text) is not None:
+        return "refuse"
+    if len(text) < LEARNED_MIN_CHARS:
+        return "pass"
+    p = detector.score(text)
+    if p >= (THRESHOLDS.refuse_at if refuse_at is None else refuse_at):
+        return "refuse"
+    return "hold" if p >= (THRESHOLDS.hold_at if hold_at is None else hold_at) else "pass"
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,8 +98,11 @@ class GateRefusal(CognitionError):
         self.content_sha256 = content_sha256
 
 
-def screen(candidates: Sequence[Candidate]) -> None:
-    """Run the threat scan, then the content-quality gate; raise the first refusal."""
+def screen(candidates: Sequence[Candidate]) -> dict[int, float]:
+    """Run the threat scan, then the content-quality gate; raise the first refusal. Returns the candidates
+    the learned detector holds (index -> score): the caller stores those `pending` (quarantine)."""
+    limits = THRESHOLDS
+    holds: dict[int, float] = {}
     for i, c in enumerate(candidates):
         for name, text in c.texts.items():
             hit = scan(text)
@@ -62,6 +111,15 @@ def screen(candidates: Sequence[Candidate]) -> None:
                                   offset=hit.offset, content_sha256=c.fingerprint(),
                                   message=f"refused by the threat scan ({hit.rule_id}) in {name} at "
                                           f"character {hit.offset}")
+            if len(text) < LEARNED_MIN_CHARS:
+                continue
+            p = detector.score(text)
+            if p >= limits.refuse_at:
+                raise GateRefusal("threat_pattern_detected", LEARNED_RULE, field_name=name, index=i, offset=None,
+                                  content_sha256=c.fingerprint(),
+                                  message=f"refused by the threat scan ({LEARNED_RULE}, score {p:.2f}) in {name}")
+            if p >= limits.hold_at:
+                holds[i] = round(max(p, holds.get(i, 0.0)), 4)
     for i, c in enumerate(candidates):
         # Working state is the scratchpad where engine state belongs; the design exempts the working tier.
         if c.family is Family.working_state:
@@ -72,3 +130,4 @@ def screen(candidates: Sequence[Candidate]) -> None:
                               content_sha256=c.fingerprint(),
                               message="refused by the content-quality gate: engine-state dumps "
                                       "(PLAN_STATE:, TASK_STATE:, SUBAGENT_RESULT:) are not memory")
+    return holds

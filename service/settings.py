@@ -28,6 +28,11 @@ class Settings(BaseSettings):
     embedder: str | None = Field(None, alias="COGNITION_EMBEDDER")
     # GC (digest/gc.py): per-partition cap on active memories, and TTL reclaims per run.
     gc_max_entries: int | None = Field(10_000, ge=0, alias="COGNITION_GC_MAX_ENTRIES")
+    # The learned injection detector (service/pipeline.py): refuse at or above, quarantine (pending,
+    # hold_reason suspected_injection) at or above; unset: the thresholds training chose on its tune split
+    # (service/gates/detector_model.json). Measured by `make eval-gates`.
+    injection_refuse_at: float | None = Field(None, ge=0.0, le=1.0, alias="COGNITION_INJECTION_REFUSE_AT")
+    injection_hold_at: float | None = Field(None, ge=0.0, le=1.0, alias="COGNITION_INJECTION_HOLD_AT")
     gc_ttl_batch: int = Field(500, ge=1, alias="COGNITION_GC_TTL_BATCH")
     # Neo4j Browser (service/browser_guide): the Browser `cognition explain` and the cleanup view link to (default:
     # the managed instance's, else port 7474 on the Bolt host), and origins besides loopback allowed to fetch the

@@ -1,4 +1,5 @@
-// Approve a pending record: it becomes active (visible to list, search, recall and context). An event.
+// Approve a pending record: it becomes active (visible to list, search, recall and context), approved_by the
+// operator (so an untrusted-source record approved here may reach the eager arms too). An event.
 // Params: $scope_id, $id, $families, $now, $actor, $event_id, $reason
 // Concurrency rule (lock by write, then read; see artifact/update.cypher): `SET a._lock` takes the write lock and
 // the status is read after it through apoc.any.properties(a), so of concurrent approve / reject / restore / update / digest
@@ -11,7 +12,7 @@ REMOVE a._lock
 WITH a, was
 OPTIONAL CALL (a, was) {
   WITH a WHERE was = 'pending'
-  SET a.status = 'active', a.updated_at = $now, a.accessed_at = $now
+  SET a.status = 'active', a.updated_at = $now, a.accessed_at = $now, a.approved_by = $actor, a.approved_at = $now
   CREATE (:Event {id: $event_id, op: 'approve', at: $now, actor: $actor, scope_id: a.scope_id, artifact_id: a.id,
                   family: a.family, reason: $reason})
   RETURN a {.*, embedding: null, relations: [(a)-[r:RELATES_TO]->(b) | {type: r.type, to_id: b.id}]} AS approved

@@ -13,7 +13,9 @@ OPTIONAL CALL (rows, denied) {
   WITH rows WHERE size(denied) = 0
   UNWIND rows AS row
   CREATE (a:$(row.labels))
-  SET a = row.props, a.status = CASE row.mode WHEN 'require_approval' THEN 'pending' ELSE 'active' END
+  // A row the learned detector holds (props.hold_reason, set by the service) is quarantined: pending.
+  SET a = row.props, a.status = CASE WHEN row.mode = 'require_approval' OR row.props.hold_reason IS NOT NULL
+                                    THEN 'pending' ELSE 'active' END
   CREATE (a)-[:HAS_REVISION]->(:Revision {artifact_id: a.id, scope_id: a.scope_id, revision: 1,
                                           content_hash: a.content_hash, content: a.content, at: $now, actor: $actor})
   CREATE (:Event {id: row.event_id, op: 'save', at: $now, actor: $actor, scope_id: a.scope_id,

@@ -29,6 +29,7 @@ OPTIONAL CALL (s) {
   MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, trust, updated_at)
   WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'constraint' AND {{RECALL_QUALITY_OK}}
     AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
+    AND {{EAGER_TRUSTED_OK}}  // tool / web / import sources only once an operator approved them
   WITH a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.trust DESC, a.updated_at DESC, a.id LIMIT $limits.constraints
   RETURN 'constraints' AS arm, collect(a) AS items
   UNION ALL
@@ -37,6 +38,7 @@ OPTIONAL CALL (s) {
   MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, trust, updated_at)
   WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'instruction' AND {{RECALL_QUALITY_OK}}
     AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
+    AND {{EAGER_TRUSTED_OK}}  // tool / web / import sources only once an operator approved them
   WITH a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.trust DESC, a.updated_at DESC, a.id LIMIT $limits.instructions
   RETURN 'instructions' AS arm, collect(a) AS items
   UNION ALL

@@ -19,6 +19,7 @@ OPTIONAL CALL (s) {
   WITH s WHERE s IS NOT NULL AND 'constraints' IN $arms
   MATCH (a:Artifact)
   WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'constraint' AND {{RECALL_QUALITY_OK}}
+    AND {{EAGER_TRUSTED_OK}}  // tool / web / import sources only once an operator approved them
   WITH a ORDER BY coalesce(a.trust, 0.5) DESC, a.updated_at DESC, a.id LIMIT $limits.constraints
   RETURN 'constraints' AS arm, collect(a) AS items
   UNION ALL
@@ -26,6 +27,7 @@ OPTIONAL CALL (s) {
   WITH s WHERE s IS NOT NULL AND 'instructions' IN $arms
   MATCH (a:Artifact)
   WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'instruction' AND {{RECALL_QUALITY_OK}}
+    AND {{EAGER_TRUSTED_OK}}  // tool / web / import sources only once an operator approved them
   WITH a ORDER BY coalesce(a.trust, 0.5) DESC, a.updated_at DESC, a.id LIMIT $limits.instructions
   RETURN 'instructions' AS arm, collect(a) AS items
   UNION ALL

@@ -34,7 +34,7 @@ from service.api.schemas import (
     WorkingStateCreate,
     WorkingStateUpdate,
 )
-from service.deps import ActorDep, GraphDep
+from service.deps import ActorDep, GraphDep, PrincipalDep
 from service.errors import error_responses
 
 ScopeId = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9-]+$")]
@@ -74,9 +74,11 @@ def family_router(family: Family, path: str, create: type[Any], update: type[Any
     @router.post("", status_code=201, response_model=ArtifactPublic,
                  responses=error_responses(403, 404, 409, 422, 503), name=f"save_{name}")
     async def save_one(scope_id: ScopeId, body: Annotated[create, Body()], response: Response,  # type: ignore[valid-type]
-                       graph: GraphDep, actor: ActorDep, idempotency_key: IdempotencyKey = None) -> Any:
+                       graph: GraphDep, actor: ActorDep, principal: PrincipalDep,
+                       idempotency_key: IdempotencyKey = None) -> Any:
         """Save one record through the write pipeline. Answers 201 with the record and its ETag."""
-        result = await use.save(graph, scope_id, family, [body], actor=actor, idempotency_key=idempotency_key)
+        result = await use.save(graph, scope_id, family, [body], actor=actor, idempotency_key=idempotency_key,
+                                role=principal.role)
         art = result.items[0]
         _with_etag(response, art)
         if result.replayed:
@@ -87,10 +89,11 @@ def family_router(family: Family, path: str, create: type[Any], update: type[Any
         @router.post("/batch", status_code=201, response_model=Items,
                      responses=error_responses(403, 404, 413, 422, 503), name=f"save_{name}_batch")
         async def save_batch(scope_id: ScopeId, body: Annotated[batch, Body()], graph: GraphDep,  # type: ignore[valid-type]
-                             actor: ActorDep, response: Response, idempotency_key: IdempotencyKey = None) -> Any:
+                             actor: ActorDep, principal: PrincipalDep, response: Response,
+                             idempotency_key: IdempotencyKey = None) -> Any:
             """Save up to 1000 records in one transaction (UNWIND). One refusal refuses the whole batch."""
             result = await use.save(graph, scope_id, family, list(body.items), actor=actor,  # type: ignore[attr-defined]
-                                    idempotency_key=idempotency_key)
+                                    idempotency_key=idempotency_key, role=principal.role)
             if result.replayed:
                 response.headers["Idempotent-Replayed"] = "true"
             return {"items": [public(a) for a in result.items]}
@@ -153,7 +156,8 @@ def family_router(family: Family, path: str, create: type[Any], update: type[Any
                      name=f"approve_{name}")
         async def approve(scope_id: ScopeId, item_id: ItemId, graph: GraphDep, actor: ActorDep,
                           body: Decision | None = None) -> Any:
-            """Approve a pending record (an event); it becomes active and visible."""
+            """Approve a pending record (an event); it becomes active and visible. On an active record whose
+            source is tool, web or import, approval lets it reach the eager constraints / instructions arms."""
             return public(await approvals.approve(graph, scope_id, item_id, fams, actor=actor,
                                             reason=body.reason if body else None))
 

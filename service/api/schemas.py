@@ -8,7 +8,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from graph.model import SERVICE_OWNED, EdgeType, Family, Kind, Status, Tier
+from graph.model import SERVICE_OWNED, EdgeType, Family, Kind, Source, Status, Tier
 
 MAX_CONTENT = 32_768  # characters
 MAX_BATCH = 1000
@@ -42,7 +42,7 @@ class _Write(BaseModel):
     def texts(self) -> dict[str, str]:
         """Every caller-supplied text, by field, for the threat scan."""
         out: dict[str, str] = {}
-        for name, value in self.model_dump(exclude_none=True).items():
+        for name, value in self.model_dump(exclude_none=True, exclude={"source"}).items():
             if isinstance(value, str):
                 out[name] = value
             elif isinstance(value, list):
@@ -74,9 +74,15 @@ def _flatten(prefix: str, value: Any) -> dict[str, str]:
 
 
 Metadata = Annotated[dict[str, Any], Field(max_length=64, description="free-form caller metadata (JSON object)")]
+SourceField = Annotated[Source | None, Field(
+    None, description="where the content came from (provenance): user, agent, tool, web or import. Defaults "
+                      "from the key's role (operator → user, agent → agent); an agent key may not claim `user`. "
+                      "Memories from tool, web or import reach the eager constraints / instructions arms of "
+                      "the context call only once an operator approved them")]
 
 
 class _Common(_Write):
+    source: SourceField = None
     tags: Tags = []
     subject: Subject | None = Field(None, description="records of one scope with the same subject are about "
                                                       "the same thing (used by supersession)")
@@ -154,6 +160,7 @@ class KernelUpdate(_Write):
 
 class WorkingStateCreate(_Write):
     family: ClassVar[Family] = Family.working_state
+    source: SourceField = None
     content: Content
     tags: Tags = []
     metadata: Metadata = {}
@@ -189,6 +196,13 @@ class _PublicBase(BaseModel):
     stale: bool
     conflicted: bool
     revision: int
+    # Provenance and quarantine (service-owned): who the content came from, which operator approved it, and
+    # why a pending record is held (`suspected_injection`, with the learned detector's score).
+    source: Source | None = None
+    approved_by: str | None = None
+    approved_at: datetime | None = None
+    hold_reason: str | None = None
+    hold_score: float | None = None
 
 
 class MemoryPublic(_PublicBase):

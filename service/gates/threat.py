@@ -21,6 +21,9 @@ the deprecated format controls U+206A-206F count as ``unicode.bidi_control``.
 
 from __future__ import annotations
 
+import base64
+import binascii
+import codecs
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -191,6 +194,19 @@ _FAMILIES: dict[str, list[str]] = {
         r"^[ \t>#*_\-\[\]]*(?:new|updated)\s+(?:system\s+)?instructions?\s*[:：]",
         rf"(?:忽略|无视|無視|忘记|忘記|忘掉)(?:{_ZH_SCOPE}){{1,3}}"
         r"(?:指令|指示|说明|說明|规则|規則|提示|设定|設定|要求|限制)",
+        # The same override in other languages (OWASP LLM01 / MITRE ATLAS AML.T0051 taxonomies name it first).
+        r"\bignora(?:r)?\s+(?:todas\s+)?(?:las\s+)?instrucciones\s+(?:anteriores|previas)\b",
+        r"\bignor(?:e|a|ar)\s+(?:todas\s+)?(?:as\s+)?instruções\s+(?:anteriores|prévias)",
+        r"\bignore(?:z)?\s+(?:toutes\s+)?(?:les\s+)?instructions\s+(?:précédentes|antérieures)",
+        r"\bignorier(?:e|en)?\s+(?:sie\s+)?(?:alle\s+)?(?:vorherigen|bisherigen|vorigen)\s+anweisungen",
+        r"\bignora\s+(?:tutte\s+)?(?:le\s+)?istruzioni\s+precedenti",
+        r"\boublie(?:z)?\s+(?:toutes\s+)?(?:les\s+|tes\s+|vos\s+)?instructions\s+(?:précédentes|antérieures)",
+        r"(?:игнорируй|игнорируйте|забудь|забудьте)\s+(?:все\s+)?(?:предыдущие|прежние|прошлые)\s+"
+        r"(?:инструкции|указания|правила)",
+        r"(?:تجاهل|انس)\s+(?:كل|جميع)\s+(?:التعليمات|الأوامر)\s+السابقة",
+        r"(?:これまでの|以前の|前の|上記の)(?:指示|命令|ルール)(?:は|を)?(?:すべて|全て)?無視",
+        r"\bönceki\s+(?:tüm\s+|bütün\s+)?(?:talimatları|talimatlari|kuralları|komutları)\s+"
+        r"(?:unut|yok\s+say|görmezden\s+gel)",
         r"不要(?:再)?(?:遵守|遵循|服从|服從)(?:(?:之前|以上|任何|所有|你的|系统|系統|原来|原有|原先|上述)的?){0,3}"
         r"(?:规则|規則|指令|设定|設定|限制|指示)",
     ],
@@ -214,6 +230,7 @@ _FAMILIES: dict[str, list[str]] = {
         r"你(?:现在|現在)是(?:一个|一個|一名|一位|个|個)?(?:不受(?:任何)?限制|没有(?:任何)?限制|"
         r"沒有(?:任何)?限制|无限制|無限制|越狱|越獄)",
         r"(?:进入|進入)(?:开发者|開發者|开发人员|越狱|越獄|上帝|dan)模式",
+        r"你(?:现在|現在)?(?:处于|處於|已经进入|已進入|在)(?:越狱|越獄|开发者|開發者|dan)模式",
         r"从现在(?:起|开始)[，,\s]{0,3}你(?:必须|将|将会|要|只能)(?:忽略|服从|无视|听从)",
     ],
     "prompt_exfiltration": [
@@ -236,6 +253,9 @@ _FAMILIES: dict[str, list[str]] = {
         r"(?:泄露|泄漏|洩露|告诉我|告訴我|透露)(?:一下)?(?:你的)?"
         r"(?:api\s?密钥|api\s?金鑰|密钥|密鑰|密码|密碼|令牌)",
         r"(?:输出|輸出|显示|顯示|打印|重复|重複)(?:一下)?你的(?:api\s?密钥|密钥|密鑰|密码|密碼|令牌)",
+        r"(?:原样|原樣|逐字|完整)(?:地)?(?:打印|输出|輸出|复述|複述|重复|重複)(?:出来|出來)?(?:你的)?"
+        r"(?:系统|系統)(?:提示|指令)",
+        r"你的(?:系统|系統)(?:提示词?|提示詞|指令)(?:原样|原樣|逐字|完整)(?:地)?(?:打印|输出|輸出|复述|複述|重复|重複)",
     ],
     "markup_smuggling": [
         r"<\s{0,3}/?\s{0,3}(?:tool_calls?|function_calls?|tool_use|tool_result|system)(?:\s[^<>]{0,200})?>",
@@ -306,11 +326,10 @@ def _fold_with_map(text: str) -> tuple[str, list[int]]:
     return "".join(out), index
 
 
-def _scan_injection(text: str) -> ThreatHit | None:
+def _scan_injection(text: str, folded: str) -> ThreatHit | None:
     # One regex pass, over the folded text: folding (NFKC, casefold, whitespace runs collapsed) only brings
     # obfuscated spellings closer to the patterns, which are case-insensitive already, so whatever the raw
     # text matches the folded text matches too. Offsets map back to the raw text only on a hit.
-    folded = _fold(text)
     m = _INJECTION.search(folded)
     if not m:
         return None
@@ -326,11 +345,72 @@ def _scan_injection(text: str) -> ThreatHit | None:
     return ThreatHit(f"injection.{m.lastgroup}", offset, DETECTOR_INJECTION)
 
 
+# ---- Detector 3: obfuscated injections ---------------------------------------------------------------------
+# The pattern families again, over views that undo the common obfuscations (public jailbreak taxonomies):
+# letters spaced out ("i g n o r e"), leetspeak ("1gn0r3"), Cyrillic / Greek look-alike letters in Latin
+# words, and base64 / rot13 wrappers. Each view is built only when its trigger is present (one linear regex
+# search each), so clean text pays a few searches; every view is one linear pass.
+
+_SPACED = re.compile(r"(?:[a-z][ .\-_*|/]){2,}[a-z]\b")
+_SEPARATORS = re.compile(r"[ .\-_*·|/]")
+_LEET_WORD = re.compile(r"[a-z]*[0-9@$][a-z0-9@$]*")  # words with a digit (the keyword check filters)
+# Words a leetspeak view must produce before it is worth scanning (code is full of "u32", "x86", "utf8").
+_LEET_KEYWORDS = frozenset({"ignore", "previous", "instructions", "instruction", "system", "prompt", "jailbreak",
+                            "disregard", "reveal", "override", "bypass", "forget", "rules", "unrestricted",
+                            "unfiltered", "uncensored", "developer", "mode", "secret", "password", "passwords"})
+_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g", "@": "a",
+                       "$": "s"})
+_HOMOGLYPHS = str.maketrans({
+    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s",
+    "ԁ": "d", "ԛ": "q", "ԝ": "w", "һ": "h", "ѵ": "v", "к": "k", "м": "m", "т": "t", "в": "b", "н": "h",
+    "ο": "o", "α": "a", "ε": "e", "ι": "i", "κ": "k", "ν": "v", "ρ": "p", "τ": "t", "υ": "u", "χ": "x",
+    "ɡ": "g", "ɩ": "i", "ո": "n", "ս": "u"})
+_MIXED_SCRIPT = re.compile(r"[a-z][\u0370-\u03ff\u0400-\u04ff\u0500-\u052f\u0250-\u02af\u0530-\u058f]|"
+                           r"[\u0370-\u03ff\u0400-\u04ff\u0500-\u052f\u0250-\u02af\u0530-\u058f][a-z]")
+_BASE64 = re.compile(r"[A-Za-z0-9+/]{24,}={0,2}")
+_ROT13 = re.compile(r"\brot[\s\-_]?13\b")
+_MAX_DECODED = 64 * 1024
+
+
+def _views(text: str, folded: str) -> list[str]:
+    out: list[str] = []
+    nfkc = unicodedata.normalize("NFKC", text).casefold()
+    if _SPACED.search(nfkc):
+        out.append(_fold(_SPACED.sub(lambda m: _SEPARATORS.sub("", m.group()), nfkc)))
+    if any(w.translate(_LEET) in _LEET_KEYWORDS for w in _LEET_WORD.findall(folded)):
+        out.append(_LEET_WORD.sub(lambda m: m.group().translate(_LEET), folded))
+    if _MIXED_SCRIPT.search(folded):
+        out.append(folded.translate(_HOMOGLYPHS))
+    if _ROT13.search(folded):
+        out.append(codecs.decode(folded, "rot13"))
+    budget = _MAX_DECODED
+    for m in _BASE64.finditer(text):
+        if budget <= 0:
+            break
+        run = m.group()
+        try:
+            decoded = base64.b64decode(run + "=" * (-len(run) % 4), validate=True).decode("utf-8")
+        except (binascii.Error, ValueError):
+            continue
+        budget -= len(decoded)
+        if decoded.isprintable() or all(ch.isprintable() or ch.isspace() for ch in decoded):
+            out.append(_fold(decoded))
+    return out
+
+
+def _scan_obfuscated(text: str, folded: str) -> ThreatHit | None:
+    for view in _views(text, folded):
+        if view != folded and _INJECTION.search(view):
+            return ThreatHit("injection.obfuscation", 0, DETECTOR_INJECTION)
+    return None
+
+
 RULE_IDS: frozenset[str] = frozenset(
     [f"unicode.{name}" for name, _ in _UNICODE_CLASSES]
-    + [f"injection.{name}" for name in _FAMILIES])
+    + [f"injection.{name}" for name in _FAMILIES] + ["injection.obfuscation"])
 
 
 def scan(text: str) -> ThreatHit | None:
     """Return the first threat found in ``text``, or None. Never raises for a str."""
-    return _scan_invisible(text) or _scan_injection(text)
+    folded = _fold(text)
+    return _scan_invisible(text) or _scan_injection(text, folded) or _scan_obfuscated(text, folded)
