@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install run test bench lint neo4j-dist clean
+.PHONY: install run test bench eval lint neo4j-dist clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is required")'
@@ -29,6 +29,11 @@ test: neo4j-dist
 
 bench: neo4j-dist
 	$(BIN)/python -m bench $(BENCH_ARGS)
+
+# Recall on the LoCoMo dev split (../shared/data/locomo-dev.json or COGNITION_EVAL_DATA), on a Neo4j of its own
+# (ports COGNITION_EVAL_PORTS, default 37687,37474). EVAL_ARGS=--quick for a smoke run.
+eval: neo4j-dist
+	$(BIN)/python -m bench.eval_recall $(EVAL_ARGS)
 
 lint: install
 	$(BIN)/ruff check graph service digest cypher tests bench

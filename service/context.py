@@ -44,7 +44,7 @@ from graph import recall
 from graph.driver import Graph
 from graph.errors import Invalid, NotFound
 from graph.model import Artifact, Family, Status, native_props
-from service import embedding, ranking
+from service import embedding, ranking, scope_index
 from service.deps import utcnow
 
 SURFACES: dict[str, tuple[str, ...]] = {
@@ -101,13 +101,19 @@ async def assemble(graph: Graph, scope_id: str, *, surface: str, query: str | No
     model = embedding.resolve(embedder)
     lucene = lucene_query(text, scope_id=scope_id, families=[Family.memory.value],
                           statuses=[Status.active.value]) if wants_query else None
-    qvec = (await embedding.embed(model, [text]))[0] if wants_query and model is not None else None
+    qvec = await embedding.embed_query(model, text) if wants_query and model is not None else None
     limit = merged["relevant_memories"]
     now = utcnow()
+    # The same rankings as explicit search (service.artifacts.search_ranked): from the scope index.
+    ft_ids, vec_ids = (await scope_index.rank(graph, scope_id, query=text, qvec=qvec, model=model,
+                                              families=[Family.memory.value], fetch=params.fetch(limit),
+                                              params=params)
+                       if wants_query and params.scope_index else (None, None))
     hybrid = ranking.hybrid_params(lucene=lucene, qvec=qvec, model=model.name if model else None,
                                    scope_id=scope_id, families=[Family.memory.value],
                                    statuses=[Status.active.value], fetch=params.fetch(limit), now=now,
-                                   params=params)
+                                   params=params, min_cosine=embedding.min_cosine(model), ft_ids=ft_ids,
+                                   vec_ids=vec_ids)
     rec = await graph.write(assemble_tx, **hybrid, arms=list(arms), limits=merged)
     if rec is None or not rec["found"]:
         raise NotFound(f"no scope {scope_id}", code="scope_not_found")

@@ -72,7 +72,7 @@ class RankingParams:
     # Lucene `artifact_text` index and the Cypher vector scan (index-wide term statistics).
     scope_index: bool = True
     # Episodic memories: the weight of the neighbouring episodes' scores (service/scope_index.py).
-    neighbour_weight: float = 0.0
+    neighbour_weight: float = 0.5   # measured on the LoCoMo dev split: 0.684 -> 0.761 hit@10 (README)
     neighbour_weight_vec: float = 0.0
     fetch_floor: int = 30        # each ranking contributes at least this many candidates
     fetch_per_result: int = 4    # … or this many per requested result

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from fastapi.testclient import TestClient
+
 from bench.common import TextGen
 from graph.driver import Graph
 from graph.model import Family
@@ -57,7 +59,8 @@ def _rank(on_graph: OnGraph, scope_id: str, params: ranking.RankingParams) -> li
     return res
 
 
-def test_another_tenants_memories_change_nothing_in_a_scopes_ranking(on_graph: OnGraph) -> None:
+def test_another_tenants_memories_change_nothing_in_a_scopes_ranking(client: TestClient, on_graph: OnGraph) -> None:
+    # `client`: the app's start-up applies the schema (the Lucene comparison needs the full-text index).
     gen = TextGen(seed=3)
     mine = _scope(on_graph, unique("ns-small"))
     _save(on_graph, mine, [gen.content() for _ in range(300)])
