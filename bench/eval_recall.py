@@ -5,7 +5,7 @@ or uses COGNITION_EVAL_NEO4J_URI with COGNITION_EVAL_NEO4J_PASSWORD — applies 
 
 1. saves every turn of the LoCoMo dev split (bench/eval_data.py; Maharana et al., ACL 2024, CC BY-NC 4.0,
    read from ../shared/data/locomo-dev.json or COGNITION_EVAL_DATA) as an `episodic` memory, one scope per
-   conversation, one batch save per session (its turns in order), through the service's own save path
+   conversation, batch saves of up to 1,000 turns in order, through the service's own save path
    (service.artifacts.save: gates, embedding, persist) — once without vectors and once per embedder used;
 2. searches every scorable question through the code path of `POST …/memories/search`
    (service.artifacts.search_ranked; recall=False so the store is the same for every configuration) and
@@ -76,23 +76,17 @@ class Config:
 
 def configs(default_embedder: str | None) -> dict[str, Config]:
     d = ranking.DEFAULT
+    flat = replace(d, neighbour_weight=0.0)
     out = [
         Config("lucene full-text (before)", None, LEGACY, noisy=True),
         Config("lucene + use-multilingual (before)", "use-multilingual", LEGACY),
-        Config("scope BM25, no stemming, no stop words", None, replace(d, neighbour_weight=0.0),
-               lexical.Analysis(stem=False, stop=False)),
-        Config("scope BM25 + stop words", None, replace(d, neighbour_weight=0.0), lexical.Analysis(stem=False)),
-        Config("scope BM25 + stop words + stemming", None, replace(d, neighbour_weight=0.0)),
-        Config("  + neighbour turns 0.3", None, replace(d, neighbour_weight=0.3)),
-        Config("  + neighbour turns 0.5", None, replace(d, neighbour_weight=0.5)),
-        Config("full-text only (default, COGNITION_EMBEDDER=none)", None, d, noisy=True),
+        Config("scope BM25, no stemming, no stop words", None, flat, lexical.Analysis(stem=False, stop=False)),
+        Config("scope BM25 + stop words", None, flat, lexical.Analysis(stem=False)),
+        Config("scope BM25 + stop words + stemming", None, flat),
+        Config("full-text only: + neighbour turns 0.5 (COGNITION_EMBEDDER=none)", None, d, noisy=True),
         Config("e5 dense only", "e5-small", replace(d, w_ft=0.0)),
-        Config("e5 + BM25, RRF 1:1, no neighbours", "e5-small", replace(d, neighbour_weight=0.0,
-                                                                      neighbour_weight_vec=0.0)),
-        Config("e5 + BM25 + neighbours", "e5-small", d),
-        Config("e5 + BM25 + neighbours, RRF 1:2", "e5-small", replace(d, w_ft=1.0, w_vec=2.0)),
-        Config("e5 + BM25 + neighbours, RRF 2:1", "e5-small", replace(d, w_ft=2.0, w_vec=1.0)),
-        Config("use + BM25 + neighbours", "use-multilingual", d),
+        Config("e5 + BM25 + neighbours 0.5/0.2, RRF 1:0.5", "e5-small",
+               replace(d, neighbour_weight_vec=0.2, w_vec=0.5)),
     ]
     if default_embedder is not None:
         out.append(Config(f"DEFAULT (COGNITION_EMBEDDER unset = {default_embedder})", default_embedder, d,
@@ -158,10 +152,8 @@ async def ingest(graph: Graph, convs: Sequence[eval_data.Conversation], embedder
     for conv in convs:
         scope = await create_scope(graph, namespace=f"eval-{tag}", cognitive_owner=ACTOR, name=conv.id, actor=ACTOR)
         scopes[conv.id] = str(scope["id"])
-        sessions: dict[int, list[eval_data.Turn]] = defaultdict(list)
-        for turn in conv.turns:
-            sessions[turn.session].append(turn)
-        for turns in sessions.values():  # one batch save per session, turns in order
+        for start in range(0, len(conv.turns), 1000):  # batch saves (MAX_BATCH 1000), turns in order
+            turns = conv.turns[start:start + 1000]
             bodies = [MemoryCreate(kind="episodic", tier="agent", content=t.text)  # type: ignore[arg-type]
                       for t in turns]
             saved = await use.save(graph, scopes[conv.id], Family.memory, bodies, actor=ACTOR, embedder=embedder)
@@ -235,7 +227,7 @@ async def add_noise(graph: Graph, n: int) -> float:
 async def run(cfg_neo4j: Neo4jConfig, args: argparse.Namespace) -> dict[str, Any]:
     convs = eval_data.load()
     if args.quick:
-        convs = [replace(c, questions=c.questions[:60]) for c in convs[:2]]
+        convs = convs[:2]
     default = os.environ.get("COGNITION_EMBEDDER_DEFAULT_FOR_EVAL") or ranking_default_embedder()
     all_cfgs = configs(default)
     chosen = [all_cfgs[n] for n in args.configs.split(";")] if args.configs else list(all_cfgs.values())
@@ -304,7 +296,7 @@ def print_report(rep: dict[str, Any]) -> None:
         print("  ".join(c.ljust(w) if j == 0 else c.rjust(w) for j, (c, w) in enumerate(zip(r, widths, strict=True))))
         if i == 0:
             print("  ".join("-" * w for w in widths))
-    print("\ningest (turns/s, one batch save per session, vectors memoised after the first run):",
+    print("\ningest (turns/s, batch saves of <= 1000 turns, vectors memoised after the first run):",
           ", ".join(f"{k} {v:,.0f}" for k, v in rep["ingest"].items()))
     if "noise" in rep:
         print(f"noise tenant: {rep['noise']['memories']:,} memories at {rep['noise']['rows_per_s']:,.0f} rows/s")
@@ -316,7 +308,7 @@ def print_report(rep: dict[str, Any]) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.eval_recall", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--quick", action="store_true", help="two conversations, 60 questions each")
+    ap.add_argument("--quick", action="store_true", help="the first two conversations only")
     ap.add_argument("--configs", help="configuration names separated by ; (default: all)")
     ap.add_argument("--noise", type=int, default=20_000, help="memories of the other tenant (0 = skip)")
     args = ap.parse_args(argv)
