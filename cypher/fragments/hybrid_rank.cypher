@@ -24,7 +24,7 @@ CALL () {
   MATCH (a:Artifact {id: $ft_ids[i]})
   WHERE a.scope_id = $scope_id AND a.family IN $families AND a.status IN $statuses
     AND ($kind IS NULL OR a.kind = $kind) AND ($tier IS NULL OR a.tier = $tier) AND ($tag IS NULL OR $tag IN a.tags)
-  WITH a ORDER BY i
+  WITH a, i ORDER BY i
   WITH collect(a) AS ranked
   UNWIND range(1, size(ranked)) AS rank
   RETURN ranked[rank - 1] AS a, rank AS ft_rank, null AS vec_rank
@@ -43,7 +43,7 @@ CALL () {
   MATCH (a:Artifact {id: $vec_ids[i]})
   WHERE a.scope_id = $scope_id AND a.family IN $families AND a.status IN $statuses
     AND ($kind IS NULL OR a.kind = $kind) AND ($tier IS NULL OR a.tier = $tier) AND ($tag IS NULL OR $tag IN a.tags)
-  WITH a ORDER BY i
+  WITH a, i ORDER BY i
   WITH collect(a) AS ranked
   UNWIND range(1, size(ranked)) AS rank
   RETURN ranked[rank - 1] AS a, null AS ft_rank, rank AS vec_rank
