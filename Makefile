@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install run test bench soak lint neo4j-dist clean corpora train-detector eval-gates
+.PHONY: install run test bench eval soak lint neo4j-dist clean corpora train-detector eval-gates
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is required")'
@@ -55,6 +55,11 @@ train-detector: corpora
 # Attacks refused / quarantined and benign refused / quarantined on the held-apart split (targets checked).
 eval-gates: corpora
 	$(BIN)/python scripts/eval_gates.py
+
+# Recall on the LoCoMo dev split (../shared/data/locomo-dev.json or COGNITION_EVAL_DATA), on a Neo4j of its own
+# (ports COGNITION_EVAL_PORTS, default 37687,37474). EVAL_ARGS=--quick for a smoke run.
+eval: neo4j-dist
+	$(BIN)/python -m bench.eval_recall $(EVAL_ARGS)
 
 lint: install
 	$(BIN)/ruff check graph service digest cypher cognition tests bench

@@ -93,7 +93,7 @@ SERVICE_OWNED = frozenset({
 
 
 # Written by the embed step of the write pipeline; never part of the public record.
-EMBEDDING_PROPS = frozenset({"embedding", "embedding_model", "embedding_revision"})
+EMBEDDING_PROPS = frozenset({"embedding", "embedding_model", "embedding_revision", "embedded_at"})
 
 
 class Artifact(BaseModel):

@@ -21,3 +21,15 @@ async def assemble(tx: AsyncManagedTransaction, /, **params: Any) -> Row | None:
 async def hybrid(tx: AsyncManagedTransaction, /, *, limit: int, recall: bool, **params: Any) -> list[Row]:
     """search/hybrid.cypher: full-text and vector rankings fused, in one query."""
     return await run_named(tx, "search/hybrid", limit=limit, recall=recall, **params)
+
+
+async def scope_version(tx: AsyncManagedTransaction, /, *, scope_id: str) -> Row:
+    """search/scope_version.cypher: the newest write, vector and deletion of a scope (index seeks)."""
+    rows = await run_named(tx, "search/scope_version", scope_id=scope_id)
+    return rows[0]
+
+
+async def scope_corpus(tx: AsyncManagedTransaction, /, *, scope_id: str, model: str | None) -> tuple[Row, list[Row]]:
+    """The scope's version and its searchable rows (search/scope_corpus.cypher), in one read transaction."""
+    version = await scope_version(tx, scope_id=scope_id)
+    return version, await run_named(tx, "search/scope_corpus", scope_id=scope_id, model=model)

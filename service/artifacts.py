@@ -9,7 +9,7 @@ import json
 import re
 import uuid
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from digest.explain import explain
@@ -18,7 +18,7 @@ from graph import artifacts as repo
 from graph.driver import Graph
 from graph.errors import CognitionError, Conflict, Forbidden, Invalid, NotFound, PreconditionFailed
 from graph.model import ADVISORY, KERNELS, LABELS, Artifact, EdgeType, Family
-from service import embedding, ranking
+from service import embedding, ranking, scope_index
 from service.api.schemas import (
     KernelUpdate,
     KnowledgeCreate,
@@ -202,7 +202,10 @@ async def save(graph: Graph, scope_id: str, family: Family, bodies: list[_Write]
     except GateRefusal as refusal:
         await _refuse(graph, scope_id, actor, family, refusal)
     now = utcnow()
-    rows = [to_row(b, family, scope_id=scope_id, now=now, actor=actor, role=role) for b in bodies]
+    # A batch's rows are created one microsecond apart, in request order: "created before" then means the
+    # same for a batch as for single saves (the scope index's neighbouring episodes, list order).
+    rows = [to_row(b, family, scope_id=scope_id, now=now + timedelta(microseconds=i), actor=actor, role=role)
+            for i, b in enumerate(bodies)]
     if family is not Family.working_state:  # working state is never served as truth: nothing to quarantine
         for i, p in holds.items():
             # Quarantine: save.cypher stores a held row `pending` whatever the write policy says.
@@ -288,12 +291,16 @@ async def search_ranked(graph: Graph, scope_id: str, families: list[Family], *, 
     fams = [f.value for f in families if f in (Family.memory, Family.knowledge, Family.skill)]
     lucene = lucene_query(query, scope_id=scope_id, families=fams, statuses=statuses)
     model = embedding.resolve(embedder)
-    qvec = (await embedding.embed(model, [query]))[0] if model is not None else None
+    qvec = await embedding.embed_query(model, query) if model is not None else None
     filtered = kind is not None or tier is not None or tag is not None
+    fetch = params.fetch(limit, filtered=filtered)
+    ft_ids, vec_ids = (await scope_index.rank(graph, scope_id, query=query, qvec=qvec, model=model,
+                                              families=fams, fetch=fetch, params=params)
+                       if params.scope_index else (None, None))
     hybrid = ranking.hybrid_params(lucene=lucene, qvec=qvec, model=model.name if model else None,
-                                   scope_id=scope_id, families=fams, statuses=statuses,
-                                   fetch=params.fetch(limit, filtered=filtered), now=utcnow(), kind=kind,
-                                   tier=tier, tag=tag, params=params)
+                                   scope_id=scope_id, families=fams, statuses=statuses, fetch=fetch,
+                                   now=utcnow(), kind=kind, tier=tier, tag=tag, params=params,
+                                   min_cosine=embedding.min_cosine(model), ft_ids=ft_ids, vec_ids=vec_ids)
     return await graph.write(ranking.hybrid_search, limit=limit, recall=recall, **hybrid)
 
 

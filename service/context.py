@@ -49,7 +49,7 @@ from graph import recall
 from graph.driver import Graph
 from graph.errors import Invalid, NotFound
 from graph.model import Artifact, Family, Status, native_props
-from service import embedding, ranking
+from service import embedding, ranking, scope_index
 from service.deps import utcnow
 
 SURFACES: dict[str, tuple[str, ...]] = {
@@ -97,7 +97,7 @@ async def assemble(graph: Graph, scope_id: str, *, surface: str, query: str | No
     """The arms of `surface` for `scope_id`, in one query; their rows count as recalls."""
     arms = list(SURFACES.get(surface, ()))
     rec = await graph.write(assemble_tx, **await query_params(scope_id, surface=surface, query=query, limits=limits,
-                                                              embedder=embedder, params=params))
+                                                              embedder=embedder, params=params, graph=graph))
     if rec is None or not rec["found"]:
         raise NotFound(f"no scope {scope_id}", code="scope_not_found")
     got = {x["arm"]: [Artifact.from_node(native_props(a)) for a in x["items"]] for x in rec["arms"]}
@@ -107,7 +107,8 @@ async def assemble(graph: Graph, scope_id: str, *, surface: str, query: str | No
 async def query_params(scope_id: str, *, surface: str, query: str | None = None,
                        limits: Mapping[str, int] | None = None,
                        embedder: embedding.Embedder | None | Any = embedding.CONFIGURED,
-                       params: ranking.RankingParams = ranking.DEFAULT) -> dict[str, Any]:
+                       params: ranking.RankingParams = ranking.DEFAULT,
+                       graph: Graph | None = None) -> dict[str, Any]:
     """The parameters of context/assemble.cypher for one call (checked; the query embedded when a model is
     configured). Its oracle, context/assemble_reference.cypher, takes the same."""
     from service.artifacts import lucene_query  # the one Lucene escaper (imported late: no import cycle)
@@ -126,9 +127,17 @@ async def query_params(scope_id: str, *, surface: str, query: str | None = None,
     model = embedding.resolve(embedder)
     lucene = lucene_query(text, scope_id=scope_id, families=[Family.memory.value],
                           statuses=[Status.active.value]) if wants_query else None
-    qvec = (await embedding.embed(model, [text]))[0] if wants_query and model is not None else None
+    qvec = await embedding.embed_query(model, text) if wants_query and model is not None else None
+    limit = merged["relevant_memories"]
+    # The same rankings as explicit search (service.artifacts.search_ranked): from the scope index, when a graph
+    # is given (the service); without one (the oracle test, the bench's raw arms) the ranking is Lucene's.
+    ft_ids, vec_ids = (await scope_index.rank(graph, scope_id, query=text, qvec=qvec, model=model,
+                                              families=[Family.memory.value], fetch=params.fetch(limit),
+                                              params=params)
+                       if graph is not None and wants_query and params.scope_index else (None, None))
     hybrid = ranking.hybrid_params(lucene=lucene, qvec=qvec, model=model.name if model else None,
                                    scope_id=scope_id, families=[Family.memory.value],
-                                   statuses=[Status.active.value], fetch=params.fetch(merged["relevant_memories"]),
-                                   now=utcnow(), params=params)
+                                   statuses=[Status.active.value], fetch=params.fetch(limit), now=utcnow(),
+                                   params=params, min_cosine=embedding.min_cosine(model), ft_ids=ft_ids,
+                                   vec_ids=vec_ids)
     return {**hybrid, "arms": list(arms), "limits": merged, "cand": max(CANDIDATES, MAX_LIMIT)}

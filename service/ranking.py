@@ -62,9 +62,18 @@ compose = cypher.compose
 class RankingParams:
     rrf_k: int = 60
     retention_boost: float = 0.1
-    # Neo4j's normalised cosine (1 + cos) / 2; 0.6 is cos 0.2. Below it a neighbour is noise for this model
-    # (measured on tests/data/retrieval_set.json: related pairs sit at cos 0.25–0.6, unrelated near 0).
-    min_similarity: float = 0.6
+    # Neo4j's normalised cosine (1 + cos) / 2, for the Cypher exact scan; None = the embedder's own calibrated
+    # cut (service/embedding.min_cosine: USE 0.2, e5 0.70), which the scope index applies too.
+    min_similarity: float | None = None
+    # Weighted RRF: each ranking's weight (service/scope_index.py makes both).
+    w_ft: float = 1.0
+    w_vec: float = 1.0
+    # Rank from the in-process scope index (per-scope BM25, exact vectors; rankings tenant-local). False: the
+    # Lucene `artifact_text` index and the Cypher vector scan (index-wide term statistics).
+    scope_index: bool = True
+    # Episodic memories: the weight of the neighbouring episodes' scores (service/scope_index.py).
+    neighbour_weight: float = 0.5   # measured on the LoCoMo dev split: 0.684 -> 0.761 hit@10 (README)
+    neighbour_weight_vec: float = 0.0
     fetch_floor: int = 30        # each ranking contributes at least this many candidates
     fetch_per_result: int = 4    # … or this many per requested result
     fetch_filtered: int = 20     # … or, under a kind/tier/tag filter applied after Lucene's limit, this many
@@ -87,7 +96,10 @@ def rrf(ranks: Sequence[int | None], k: int = DEFAULT.rrf_k) -> float:
 def fused_score(ft_rank: int | None, vec_rank: int | None, retention: float,
                 params: RankingParams = DEFAULT) -> float:
     """The final score, exactly as search/hybrid_rank.cypher computes it."""
-    return rrf([ft_rank, vec_rank], params.rrf_k) * (1.0 + params.retention_boost * retention)
+    k = params.rrf_k
+    fused = (params.w_ft / (k + ft_rank) if ft_rank is not None else 0.0) + (
+        params.w_vec / (k + vec_rank) if vec_rank is not None else 0.0)
+    return fused * (1.0 + params.retention_boost * retention)
 
 
 def fuse(ft: Sequence[str], vec: Sequence[str], retention: Mapping[str, float],
@@ -108,14 +120,22 @@ def cosine01(a: Sequence[float], b: Sequence[float]) -> float:
     return (1.0 + dot / (na * nb)) / 2.0 if na and nb else 0.0
 
 
+def min_sim(params: RankingParams, min_cosine: float) -> float:
+    """The Cypher scan's cut in Neo4j's normalised cosine: the params' own, else the model's calibration."""
+    return params.min_similarity if params.min_similarity is not None else (1.0 + min_cosine) / 2.0
+
+
 def hybrid_params(*, lucene: str | None, qvec: list[float] | None, model: str | None, scope_id: str,
                   families: list[str], statuses: list[str], fetch: int, now: datetime,
                   kind: str | None = None, tier: str | None = None, tag: str | None = None,
-                  params: RankingParams = DEFAULT) -> dict[str, Any]:
-    """The parameters of search/hybrid_rank.cypher."""
+                  params: RankingParams = DEFAULT, min_cosine: float = 0.2,
+                  ft_ids: list[str] | None = None, vec_ids: list[str] | None = None) -> dict[str, Any]:
+    """The parameters of search/hybrid_rank.cypher (`ft_ids` / `vec_ids`: rankings made by the scope index,
+    which take the place of the Lucene query and the Cypher vector scan)."""
     return {"lucene": lucene, "qvec": qvec, "model": model, "scope_id": scope_id, "families": families,
             "statuses": statuses, "fetch": fetch, "kind": kind, "tier": tier, "tag": tag,
-            "min_sim": params.min_similarity, "rrf_k": params.rrf_k, "boost": params.retention_boost,
+            "min_sim": min_sim(params, min_cosine), "rrf_k": params.rrf_k, "boost": params.retention_boost,
+            "w_ft": params.w_ft, "w_vec": params.w_vec, "ft_ids": ft_ids, "vec_ids": vec_ids,
             "now": now, "w": weights_param(params.weights)}
 
 

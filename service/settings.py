@@ -23,7 +23,8 @@ class Settings(BaseSettings):
     bootstrap_key: SecretStr | None = Field(None, alias="COGNITION_BOOTSTRAP_KEY")
     key_cache_ttl: float = Field(5.0, ge=0, alias="COGNITION_KEY_CACHE_TTL")  # s; a revoke lags this much
     max_body_bytes: int = Field(8 * 1024 * 1024, ge=1024, alias="COGNITION_MAX_BODY_BYTES")
-    # Vector half of hybrid ranking (service/embedding.py): "none" (default) or "use-multilingual" (needs the
+    # Vector half of hybrid ranking (service/embedding.py): unset = embedding.DEFAULT_EMBEDDER (none: the
+    # lexical ranking measured best on the LoCoMo dev split), "none", "use-multilingual" or "e5-small" (the
     # `embed` extra).
     embedder: str | None = Field(None, alias="COGNITION_EMBEDDER")
     # GC (digest/gc.py): per-partition cap on active memories, and TTL reclaims per run.

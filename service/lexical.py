@@ -1,0 +1,122 @@
+"""Lexical matching for the in-process scope index (service/scope_index.py): tokens and Okapi BM25 with
+*per-scope* statistics.
+
+Tokens. Latin text: lower-cased `[a-z0-9]+` runs, English stop words dropped, each word reduced by the
+Snowball English (Porter 2) stemmer, so "painted", "painting" and "paints" meet. CJK text: overlapping bigrams
+of each run of Han/Kana/Hangul characters (a one-character run is its own token) — what Lucene's `cjk`
+analyzer, used by the `artifact_text` index, does — so Chinese matches exactly as the full-text index
+matched it. One function tokenizes stored texts and queries alike.
+
+BM25 (Robertson & Zaragoza 2009), k1 = 1.2, b = 0.75, idf = ln(1 + (N − df + ½) / (df + ½)), where N, df
+and the average length are those of ONE scope. Lucene's index-wide statistics made a scope's ranking depend
+on what every other tenant stored; these cannot.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+import snowballstemmer
+
+_LATIN = r"[a-z0-9]+"
+_CJK = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+"
+_TOKEN = re.compile(f"{_LATIN}|{_CJK}")
+
+# A short English stop list (Lucene's EnglishAnalyzer set plus question words and pronouns): a query such as
+# "What did she say about it?" should rank by its content words.
+_STOP_TEXT = """
+a an and are as at be but by for if in into is it no not of on or such that the their then there these they
+this to was will with what when where which who whom whose why how do does did done i me my mine you your
+yours he him his she her hers we us our ours them its am been being have has had having would could should
+can may might must shall s t d ll m re ve just so than too very also about from up down out over under again
+further once here all any both each few more most other some own same only nor
+"""
+STOP_WORDS = frozenset(_STOP_TEXT.split())
+
+_stemmer = snowballstemmer.stemmer("english")
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """How Latin words are analysed (both on by default; the evaluation measures each off)."""
+
+    stem: bool = True
+    stop: bool = True
+
+
+ANALYSIS = Analysis()  # the process's analysis; a copy built under another one must be rebuilt (INDEXES.clear)
+
+
+@lru_cache(maxsize=200_000)
+def _stem(word: str) -> str:
+    return str(_stemmer.stemWord(word))
+
+
+def tokens(text: str, analysis: Analysis | None = None) -> list[str]:
+    """The lexical tokens of a text (stored or query)."""
+    how = analysis or ANALYSIS
+    stem, stop = how.stem, how.stop
+    out: list[str] = []
+    for run in _TOKEN.findall(text.lower()):
+        if run[0] < "\u0080":
+            if stop and run in STOP_WORDS:
+                continue
+            out.append(_stem(run) if stem and not run.isdigit() else run)
+        elif len(run) == 1:
+            out.append(run)
+        else:
+            out.extend(run[i:i + 2] for i in range(len(run) - 1))
+    return out
+
+
+@dataclass(slots=True)
+class BM25:
+    """Okapi BM25 over one scope's documents (token lists, in index order)."""
+
+    k1: float = 1.2
+    b: float = 0.75
+    postings: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)  # term -> (docs, tfs)
+    lengths: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    avg_length: float = 0.0
+
+    @classmethod
+    def build(cls, docs: Sequence[Sequence[str]], *, k1: float = 1.2, b: float = 0.75) -> BM25:
+        acc: dict[str, tuple[list[int], list[int]]] = {}
+        for i, doc in enumerate(docs):
+            for term, tf in Counter(doc).items():
+                entry = acc.setdefault(term, ([], []))
+                entry[0].append(i)
+                entry[1].append(tf)
+        lengths = np.array([len(d) for d in docs], dtype=np.float64)
+        postings = {t: (np.array(d, dtype=np.int64), np.array(f, dtype=np.float64)) for t, (d, f) in acc.items()}
+        avg = float(lengths.mean()) if len(docs) else 0.0
+        return cls(k1, b, postings, lengths, avg)
+
+    @property
+    def size(self) -> int:
+        return int(self.lengths.shape[0])
+
+    def idf(self, term: str) -> float:
+        df = len(self.postings[term][0]) if term in self.postings else 0
+        return math.log(1.0 + (self.size - df + 0.5) / (df + 0.5))
+
+    def scores(self, query: Sequence[str]) -> np.ndarray:
+        """Every document's score for the query's tokens (0 where none matches); a repeated query term
+        counts once per occurrence, as Lucene's boolean query does."""
+        out = np.zeros(self.size)
+        if not self.size:
+            return out
+        norm = self.k1 * (1.0 - self.b + self.b * self.lengths / (self.avg_length or 1.0))
+        for term, qtf in Counter(query).items():
+            hit = self.postings.get(term)
+            if hit is None:
+                continue
+            docs, tfs = hit
+            out[docs] += qtf * self.idf(term) * tfs * (self.k1 + 1.0) / (tfs + norm[docs])
+        return out

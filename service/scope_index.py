@@ -1,0 +1,167 @@
+"""The in-process scope index: an exact, per-scope lexical index (service/lexical.py, BM25 with the scope's
+own statistics) and vector matrix, kept per scope and rebuilt from Neo4j when the scope's version changes.
+
+Why: Lucene's term statistics are index-wide, so with the `artifact_text` index a scope's ranking (and its
+scores) moved when another tenant saved 100,000 memories; here every number a ranking uses — document
+frequencies, lengths, the candidate set — comes from the scope alone. The vector half becomes a matrix
+product instead of a Cypher scan (~35 µs a row).
+
+Neo4j stays the only truth. A copy is tagged with the scope's *version* — the newest `updated_at` (saves and
+updates), `embedded_at` (vectors) and tombstone `removed_at` (deletions) of the scope, three index-backed seeks
+(search/scope_version.cypher) read before every search; a different version reloads the scope
+(search/scope_corpus.cypher, in the same read transaction as its version). Status, kind, tier and tags are not
+copied: search/hybrid_rank.cypher filters them on the live nodes, so an approval, an archive or a digest pass
+never needs a reload.
+
+Ranking, given the query's tokens and (optionally) its vector:
+- lexical: BM25 per document; for an *episodic* memory, plus `neighbour_weight` × the BM25 of the episodes
+  saved just before and after it in the scope (a conversation's turn is often answered by the next one);
+- vector: cosine with the query (rows below the model's calibrated `min_cosine` are dropped), likewise plus
+  `neighbour_weight_vec` × its neighbouring episodes' cosines;
+- each keeps its top `fetch`, best first; ties by position (oldest first).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from graph import recall as recall_repo
+from graph.driver import Graph
+from service import lexical
+
+MAX_SCOPES = 256  # copies kept (least recently used dropped first)
+
+
+@dataclass(frozen=True, slots=True)
+class IndexParams:
+    neighbour_weight: float = 0.0
+    neighbour_weight_vec: float = 0.0
+    min_cosine: float = 0.2
+
+
+@dataclass(slots=True)
+class ScopeCopy:
+    version: tuple[Any, ...]
+    model: str | None
+    ids: list[str]
+    families: np.ndarray
+    bm25: lexical.BM25
+    vectors: np.ndarray | None        # (n, d) float32; rows without a current vector are zero
+    has_vector: np.ndarray            # (n,) bool
+    prev: np.ndarray                  # (n,) index of the previous episode of the scope, -1 = none
+    next: np.ndarray
+
+    @classmethod
+    def build(cls, version: tuple[Any, ...], model: str | None, rows: Sequence[dict[str, Any]]) -> ScopeCopy:
+        ids = [str(r["id"]) for r in rows]
+        texts = [f"{r['title']}\n{r['content'] or ''}" if r.get("title") else str(r.get("content") or "")
+                 for r in rows]
+        bm25 = lexical.BM25.build([lexical.tokens(t) for t in texts])
+        vecs = [r.get("embedding") for r in rows]
+        has = np.array([v is not None for v in vecs], dtype=bool)
+        matrix = None
+        if has.any():
+            dim = len(next(v for v in vecs if v is not None))
+            matrix = np.zeros((len(rows), dim), dtype=np.float32)
+            for i, v in enumerate(vecs):
+                if v is not None and len(v) == dim:
+                    matrix[i] = v
+            norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+            matrix /= np.where(norms == 0, 1.0, norms)
+        n = len(rows)
+        prev, nxt = np.full(n, -1), np.full(n, -1)
+        episodes = [i for i, r in enumerate(rows) if r.get("family") == "memory" and r.get("kind") == "episodic"]
+        for a, b in zip(episodes, episodes[1:], strict=False):
+            nxt[a], prev[b] = b, a
+        return cls(version, model, ids, np.array([str(r.get("family")) for r in rows]), bm25, matrix, has,
+                   prev, nxt)
+
+    def _smooth(self, scores: np.ndarray, weight: float, valid: np.ndarray) -> np.ndarray:
+        if weight == 0.0 or not len(scores):
+            return scores
+        base = np.where(valid, scores, 0.0)
+        pad = np.append(base, 0.0)  # index -1 reads the 0 appended here
+        return np.where(valid, scores + weight * (pad[self.prev] + pad[self.next]), scores)
+
+    @staticmethod
+    def _top(scores: np.ndarray, mask: np.ndarray, fetch: int) -> list[int]:
+        cand = np.flatnonzero(mask)
+        if not len(cand):
+            return []
+        order = np.lexsort((cand, -scores[cand]))  # score desc, then position
+        return [int(i) for i in cand[order[:fetch]]]
+
+    def rank(self, query: str, qvec: Sequence[float] | None, families: Sequence[str], fetch: int,
+             params: IndexParams) -> tuple[list[str], list[str]]:
+        fam = np.isin(self.families, list(families)) if len(self.ids) else np.zeros(0, dtype=bool)
+        bm = self.bm25.scores(lexical.tokens(query))
+        bm = self._smooth(bm, params.neighbour_weight, np.ones(len(bm), dtype=bool))
+        ft = self._top(bm, fam & (bm > 0), fetch)
+        vec: list[int] = []
+        if qvec is not None and self.vectors is not None:
+            q = np.asarray(qvec, dtype=np.float32)
+            q /= np.linalg.norm(q) or 1.0
+            cos = self.vectors @ q
+            keep = self.has_vector & (cos >= params.min_cosine)
+            cos = self._smooth(cos.astype(np.float64), params.neighbour_weight_vec, keep)
+            vec = self._top(cos, fam & keep, fetch)
+        return [self.ids[i] for i in ft], [self.ids[i] for i in vec]
+
+
+def _version(row: dict[str, Any], model: str | None) -> tuple[Any, ...]:
+    return (row.get("updated"), row.get("embedded"), row.get("removed"), model)
+
+
+class ScopeIndexes:
+    """The process's copies, by scope id (LRU-bounded)."""
+
+    def __init__(self, max_scopes: int = MAX_SCOPES) -> None:
+        self._copies: OrderedDict[str, ScopeCopy] = OrderedDict()
+        self._max = max_scopes
+        self.loads = 0  # how many times a scope was (re)loaded: for tests and the eval
+
+    async def copy(self, graph: Graph, scope_id: str, model: str | None) -> ScopeCopy:
+        """The scope's current copy: one cheap version read; a reload only when the version moved."""
+        row = await graph.read(recall_repo.scope_version, scope_id=scope_id)
+        current = self._copies.get(scope_id)
+        if current is not None and current.version == _version(row, model):
+            self._copies.move_to_end(scope_id)
+            return current
+        # No lock: two searches racing on a stale copy both reload (same result); a lock would tie the
+        # process-wide cache to one event loop.
+        version, rows = await graph.read(recall_repo.scope_corpus, scope_id=scope_id, model=model)
+        built = await asyncio.to_thread(ScopeCopy.build, _version(version, model), model, rows)
+        self.loads += 1
+        self._copies[scope_id] = built
+        self._copies.move_to_end(scope_id)
+        while len(self._copies) > self._max:
+            self._copies.popitem(last=False)
+        return built
+
+    def clear(self) -> None:
+        self._copies.clear()
+
+
+INDEXES = ScopeIndexes()
+
+
+async def rank(graph: Graph, scope_id: str, *, query: str, qvec: list[float] | None, model: Any,
+               families: Sequence[str], fetch: int, params: Any) -> tuple[list[str], list[str] | None]:
+    """The scope index's two rankings for one search (ids, best first); vec is None without a query vector.
+    `model` is the embedder (or None), `params` a service.ranking.RankingParams."""
+    from service.embedding import min_cosine  # late: embedding imports nothing from here, keep it that way
+
+    name = model.name if model is not None else None
+    copy = await INDEXES.copy(graph, scope_id, name)
+    cut = min_cosine(model)
+    if params.min_similarity is not None:
+        cut = 2.0 * params.min_similarity - 1.0
+    ft, vec = copy.rank(query, qvec, families, fetch,
+                        IndexParams(params.neighbour_weight, params.neighbour_weight_vec, cut))
+    return ft, (vec if qvec is not None else None)

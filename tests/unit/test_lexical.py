@@ -1,0 +1,68 @@
+"""The scope index's lexical half (service/lexical.py, service/scope_index.py): tokens, per-scope BM25, the
+neighbour-turn context and the fact that nothing outside a scope's own documents enters its scores."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from service import lexical
+from service.scope_index import IndexParams, ScopeCopy
+
+
+def test_english_is_stemmed_and_stop_words_dropped() -> None:
+    assert lexical.tokens("What did Melanie paint? She painted sunrises.") == ["melani", "paint", "paint", "sunris"]
+    assert lexical.tokens("What did she paint", lexical.Analysis(stem=False, stop=False)) == [
+        "what", "did", "she", "paint"]
+
+
+def test_chinese_is_bigrams_like_the_cjk_analyzer() -> None:
+    assert lexical.tokens("深色模式") == ["深色", "色模", "模式"]
+    assert lexical.tokens("茶 and 咖啡") == ["茶", "咖啡"]  # a one-character run is its own token
+
+
+def test_bm25_matches_the_formula() -> None:
+    docs = [["coffe", "morn"], ["tea"], ["coffe", "coffe", "tea", "cake"]]
+    bm = lexical.BM25.build(docs)
+    avg = 7 / 3
+    idf = math.log(1 + (3 - 2 + 0.5) / (2 + 0.5))
+    want = [idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * len(d) / avg)) for tf, d in ((1, docs[0]), (2, docs[2]))]
+    got = bm.scores(["coffe"])
+    assert got[1] == 0.0 and math.isclose(got[0], want[0]) and math.isclose(got[2], want[1])
+
+
+words = st.sampled_from(["coffee", "tea", "cake", "paint", "sunrise", "咖啡", "茶", "深色模式", "run"])
+texts = st.lists(words, min_size=1, max_size=6).map(" ".join)
+
+
+@given(st.lists(texts, min_size=1, max_size=20), st.lists(texts, max_size=40), texts)
+def test_a_scope_ranks_the_same_whatever_other_scopes_hold(mine: list[str], theirs: list[str], q: str) -> None:
+    rows = [{"id": f"m{i}", "family": "memory", "kind": "fact", "content": t} for i, t in enumerate(mine)]
+    alone = ScopeCopy.build((), None, rows).rank(q, None, ["memory"], 50, IndexParams())
+    other = [{"id": f"o{i}", "family": "memory", "kind": "fact", "content": t} for i, t in enumerate(theirs)]
+    ScopeCopy.build((), None, other)  # another scope's copy is its own object: nothing shared
+    assert ScopeCopy.build((), None, rows).rank(q, None, ["memory"], 50, IndexParams()) == alone
+
+
+def test_neighbouring_episodes_lend_their_scores() -> None:
+    rows = [{"id": "q", "family": "memory", "kind": "episodic", "content": "Where did you go on holiday?"},
+            {"id": "a", "family": "memory", "kind": "episodic", "content": "We went to Lisbon in May."},
+            {"id": "f", "family": "memory", "kind": "fact", "content": "unrelated fact"}]
+    copy = ScopeCopy.build((), None, rows)
+    assert copy.rank("holiday", None, ["memory"], 10, IndexParams())[0] == ["q"]
+    assert copy.rank("holiday", None, ["memory"], 10, IndexParams(neighbour_weight=0.5))[0] == ["q", "a"]
+    assert list(copy.prev) == [-1, 0, -1] and list(copy.next) == [1, -1, -1]  # facts are no episode's neighbours
+
+
+def test_vectors_are_ranked_exactly_with_the_models_cut() -> None:
+    rows = [{"id": f"d{i}", "family": "memory", "kind": "fact", "content": "x", "embedding": v}
+            for i, v in enumerate([[1.0, 0.0], [0.8, 0.6], [0.0, 1.0], None])]
+    copy = ScopeCopy.build((), "m", rows)
+    _, vec = copy.rank("x", [1.0, 0.0], ["memory"], 10, IndexParams(min_cosine=0.5))
+    assert vec == ["d0", "d1"]
+    _, vec = copy.rank("x", [1.0, 0.0], ["knowledge"], 10, IndexParams(min_cosine=0.5))
+    assert vec == []
+    assert copy.vectors is not None and np.allclose(np.linalg.norm(copy.vectors[:3], axis=1), 1.0)
