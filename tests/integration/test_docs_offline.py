@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 import tempfile
 from urllib.parse import urlparse
 
@@ -60,21 +59,24 @@ def _chromium() -> str | None:
 @pytest.mark.skipif(_chromium() is None, reason="needs headless Chromium: apt-get install chromium")
 def test_docs_page_renders_in_headless_chromium_with_no_other_host_reachable(served: Served) -> None:
     """A real browser, every host but 127.0.0.1 unresolvable: Swagger UI renders the whole API from the served
-    process alone (operation blocks, the graph export route among them), with no 'Failed to load'.
-    `--dump-dom` can dump before Swagger UI has rendered on a loaded machine, so a dump still showing the loading
-    spinner is taken again (at most three times)."""
+    process alone (operation blocks, the graph export route among them), with no 'Failed to load'. Playwright
+    drives the system Chromium and waits for the rendered operation (a fixed --dump-dom could dump before
+    Swagger UI had rendered on a loaded machine)."""
+    from playwright.sync_api import sync_playwright
+
     assert httpx.get(f"{served.url}/openapi.json", timeout=60).status_code == 200  # generated once, up front
-    for _ in range(3):
-        with tempfile.TemporaryDirectory() as profile:
-            proc = subprocess.run(
-                [str(_chromium()), "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--no-first-run", f"--user-data-dir={profile}",
-                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", "--timeout=20000", "--dump-dom",
-                 f"{served.url}/docs"], capture_output=True, text=True, timeout=180)
-        dom = proc.stdout
-        assert proc.returncode == 0, proc.stderr[-2000:]
-        if 'class="loading-container"' not in dom:
-            break
-    assert 'data-path="/v1/scopes/{scope_id}/graph"' in dom, dom[-2000:]
+    with tempfile.TemporaryDirectory() as profile, sync_playwright() as pw:
+        ctx = pw.chromium.launch_persistent_context(
+            profile, executable_path=str(_chromium()), headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"])
+        try:
+            page = ctx.new_page()
+            page.goto(f"{served.url}/docs", timeout=120_000)
+            page.wait_for_selector('[data-path="/v1/scopes/{scope_id}/graph"]', timeout=120_000)
+            dom = page.content()
+        finally:
+            ctx.close()
     assert len(re.findall(r'class="opblock-summary-path"', dom)) >= 40
     assert "Failed to load" not in dom and "OAS 3.1" in dom
