@@ -32,11 +32,11 @@ def _scope(on_graph: OnGraph, namespace: str) -> str:
     return out
 
 
-def _save(on_graph: OnGraph, scope_id: str, texts: list[str]) -> list[str]:
+def _save(on_graph: OnGraph, scope_id: str, texts: list[str], kind: str = "episodic") -> list[str]:
     async def go(graph: Graph) -> list[str]:
         ids: list[str] = []
         for i in range(0, len(texts), 1000):
-            bodies = [MemoryCreate(kind="episodic", tier="agent", content=t)  # type: ignore[arg-type]
+            bodies = [MemoryCreate(kind=kind, tier="agent", content=t)  # type: ignore[arg-type]
                       for t in texts[i:i + 1000]]
             ids += [a.id for a in (await use.save(graph, scope_id, Family.memory, bodies, actor="test",
                                                   embedder=None)).items]
@@ -81,7 +81,8 @@ def test_another_tenants_memories_change_nothing_in_a_scopes_ranking(client: Tes
 
 def test_the_copy_follows_saves_updates_and_deletes(scope: dict[str, Any], on_graph: OnGraph) -> None:
     sid = scope["id"]
-    [a, b] = _save(on_graph, sid, ["the quarterly report is due friday", "lunch with the design team"])
+    # Facts: no neighbouring episodes lend scores here (that lever is tested in tests/unit/test_lexical.py).
+    [a, b] = _save(on_graph, sid, ["the quarterly report is due friday", "lunch with the design team"], "fact")
 
     def found(q: str) -> list[str]:
         return [ids for ids, _ in _rank_one(on_graph, sid, q)]
@@ -89,7 +90,7 @@ def test_the_copy_follows_saves_updates_and_deletes(scope: dict[str, Any], on_gr
     assert found("quarterly") == [a]
     loads = scope_index.INDEXES.loads
     assert found("quarterly") == [a] and scope_index.INDEXES.loads == loads  # unchanged scope: no reload
-    [c] = _save(on_graph, sid, ["another quarterly review in march"])
+    [c] = _save(on_graph, sid, ["another quarterly review in march"], "fact")
     assert set(found("quarterly")) == {a, c}
 
     async def edit(graph: Graph) -> None:
