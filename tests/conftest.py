@@ -130,9 +130,6 @@ def scope(client: TestClient) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="session")
-def server(neo4j_config: Neo4jConfig, client: TestClient) -> Iterator[Any]:
-    """`cognition serve` in a subprocess against the test Neo4j (tests/served.py): for real overlap."""
-    from tests.served import served as serve_process
-
-    with serve_process(neo4j_config, BOOTSTRAP_KEY) as s:
-        yield s
+def server(request: pytest.FixtureRequest) -> Any:
+    """The served process (tests/served.py) under the name the concurrency tests use: one process per session."""
+    return request.getfixturevalue("served")

@@ -25,6 +25,10 @@ T = TypeVar("T")
 
 
 def free_port() -> int:
+    """`COGNITION_SERVED_PORT` pins it (two checkouts testing side by side); else the OS picks a free one."""
+    pinned = os.environ.get("COGNITION_SERVED_PORT")
+    if pinned:
+        return int(pinned)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
@@ -34,11 +38,12 @@ class Served:
     """One `cognition serve` process. `kill()` is a SIGKILL (nothing flushed); `start()` starts it again on
     the same port."""
 
-    def __init__(self, cfg: Neo4jConfig, bootstrap_key: str, *, extra_env: dict[str, str] | None = None) -> None:
+    def __init__(self, cfg: Neo4jConfig, bootstrap_key: str, *, extra_env: dict[str, str] | None = None,
+                 log: Path | None = None) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.key = bootstrap_key
-        self.log = Path(tempfile.mkstemp(prefix="cognition-serve-", suffix=".log")[1])
+        self.log = log or Path(tempfile.mkstemp(prefix="cognition-serve-", suffix=".log")[1])
         self.env = {**os.environ, "NEO4J_URI": cfg.uri, "NEO4J_USER": cfg.user, "NEO4J_PASSWORD": cfg.password,
                     "NEO4J_DATABASE": cfg.database, "COGNITION_HOST": "127.0.0.1", "COGNITION_PORT": str(self.port),
                     "COGNITION_BOOTSTRAP_KEY": bootstrap_key, **(extra_env or {})}
@@ -76,6 +81,14 @@ class Served:
 
     def tail(self, lines: int = 40) -> str:
         return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def headers(self, key: str | None = None) -> dict[str, str]:
+        return {"Authorization": f"Bearer {key or self.key}"}
 
     def client(self, key: str | None = None, **kw: Any) -> httpx.Client:
         return httpx.Client(base_url=self.url, headers={"Authorization": f"Bearer {key or self.key}"},
