@@ -49,7 +49,7 @@ class Served:
                     "COGNITION_BOOTSTRAP_KEY": bootstrap_key, **(extra_env or {})}
         self.proc: subprocess.Popen[bytes] | None = None
 
-    def start(self, timeout: float = 90.0) -> None:
+    def start(self, timeout: float = 300.0) -> None:  # a fresh store applies every migration first
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve"], env=self.env,
                                          stdout=out, stderr=subprocess.STDOUT)
