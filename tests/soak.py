@@ -348,8 +348,8 @@ def main(argv: list[str] | None = None) -> int:
     cfg = Neo4jConfig(inst.uri, "neo4j", password)
     key = "cog_soak_" + uuid.uuid4().hex
     server = Served(cfg, key)
-    server.start()
     try:
+        server.start()
         ledger = Ledger()
         w = Workload(server, ledger)
         fault = None if args.no_faults else _faults(server, ledger, args.seconds,
