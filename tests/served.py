@@ -53,17 +53,22 @@ class Served:
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve"], env=self.env,
                                          stdout=out, stderr=subprocess.STDOUT)
+        if not self.wait_ready(timeout):
+            raise RuntimeError(f"cognition serve was not ready within {timeout:.0f} s:\n{self.tail()}")
+
+    def wait_ready(self, timeout: float = 300.0) -> bool:
+        """Until `/readyz` answers 200 (Neo4j up, schema applied, trigger live); False after `timeout`."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
+            if self.proc is not None and self.proc.poll() is not None:
                 raise RuntimeError(f"cognition serve exited ({self.proc.returncode}):\n{self.tail()}")
             try:
                 if httpx.get(f"{self.url}/readyz", timeout=2.0).status_code == 200:
-                    return
+                    return True
             except httpx.HTTPError:
                 pass
             time.sleep(0.25)
-        raise RuntimeError(f"cognition serve was not ready within {timeout:.0f} s:\n{self.tail()}")
+        return False
 
     def kill(self) -> None:
         """SIGKILL: the process gets no chance to flush anything."""

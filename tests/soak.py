@@ -379,7 +379,7 @@ def _faults(server: Served, ledger: Ledger, seconds: float, stop_db: Callable[[]
         stop_db()
         time.sleep(2)
         start_db()
-        _await_ready(server)
+        server.wait_ready(120)
         time.sleep(1)
         ledger.in_fault = False
         time.sleep(max(0.0, seconds / 3 - 3))
@@ -400,17 +400,6 @@ def _faults(server: Served, ledger: Ledger, seconds: float, stop_db: Callable[[]
         return t
 
     return start
-
-
-def _await_ready(server: Served, timeout: float = 120) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{server.url}/readyz", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.3)
 
 
 if __name__ == "__main__":
