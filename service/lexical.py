@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -39,7 +40,9 @@ further once here all any both each few more most other some own same only nor
 """
 STOP_WORDS = frozenset(_STOP_TEXT.split())
 
-_stemmer = snowballstemmer.stemmer("english")
+# A Snowball stemmer keeps the word it works on in itself, so one shared by threads (the scope index is built off
+# the event loop, several at once) corrupts its state (IndexError seen in the soak): one per thread.
+_local = threading.local()
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +58,10 @@ ANALYSIS = Analysis()  # the process's analysis; a copy built under another one 
 
 @lru_cache(maxsize=200_000)
 def _stem(word: str) -> str:
-    return str(_stemmer.stemWord(word))
+    stemmer = getattr(_local, "stemmer", None)
+    if stemmer is None:
+        stemmer = _local.stemmer = snowballstemmer.stemmer("english")
+    return str(stemmer.stemWord(word))
 
 
 def tokens(text: str, analysis: Analysis | None = None) -> list[str]:

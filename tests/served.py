@@ -96,8 +96,11 @@ class Served:
         return {"Authorization": f"Bearer {key or self.key}"}
 
     def client(self, key: str | None = None, **kw: Any) -> httpx.Client:
+        # Idle connections are dropped well before uvicorn's 5 s keep-alive closes them, so a request never goes
+        # out on a connection the server is closing at that moment (a reset nobody could act on).
         return httpx.Client(base_url=self.url, headers={"Authorization": f"Bearer {key or self.key}"},
-                            timeout=kw.pop("timeout", 300.0), **kw)
+                            timeout=kw.pop("timeout", 300.0),
+                            limits=kw.pop("limits", httpx.Limits(keepalive_expiry=1.0)), **kw)
 
 
 @contextmanager
