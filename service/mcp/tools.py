@@ -130,7 +130,8 @@ async def history(graph: Graph, scope_id: str, id: str, *, cursor: str | None, l
 async def explain(graph: Graph, scope_id: str, id: str) -> dict[str, Any]:
     """The record's cleanup view: the digest's decisions about it, each citing its evidence."""
     why = await use.view(graph, scope_id, id, ADVISORY_FAMILIES, "cleanup")
-    return {"id": id, **why}
+    # The Browser link is the HTTP route's (it knows where Browser is served); an agent has no use for a null.
+    return {"id": id, **{k: v for k, v in why.items() if not (k == "browser_link" and v is None)}}
 
 
 async def list_scopes(graph: Graph, principal: Principal, *, cursor: str | None, limit: int) -> dict[str, Any]:
