@@ -6,13 +6,17 @@
 {{HYBRID_RANK}}
 // Concurrency rule (lock by write, then read; see artifact/update.cypher): when hits count as recalls, each is
 // locked by a write and incremented from the value read after the lock, so concurrent searches never lose a
-// count (the ranking read a.recall_count before any lock).
+// count (the ranking read a.recall_count before any lock). A hit deleted, rejected or archived by a transaction
+// that committed after the ranking read it is dropped (its node may be a tombstone by now).
 // guards: a.recall_count
 WITH a, ft_rank, vec_rank, retention, score ORDER BY score DESC, a.id LIMIT $limit
 FOREACH (_ IN CASE WHEN $recall THEN [1] ELSE [] END | SET a._lock = true)
 WITH a, ft_rank, vec_rank, retention, score, apoc.any.properties(a) AS locked
+FOREACH (_ IN CASE WHEN $recall THEN [1] ELSE [] END | REMOVE a._lock)
+WITH a, ft_rank, vec_rank, retention, score, locked
+WHERE a:Artifact AND locked.status IN $statuses
 FOREACH (_ IN CASE WHEN $recall THEN [1] ELSE [] END |
-  REMOVE a._lock
   SET a.recall_count = coalesce(locked.recall_count, 0) + 1, a.accessed_at = $now)
 RETURN a {.*, embedding: null, relations: [(a)-[r:RELATES_TO]->(b) | {type: r.type, to_id: b.id}]} AS artifact,
        score, ft_rank, vec_rank, retention
+ORDER BY score DESC, artifact.id
