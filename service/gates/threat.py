@@ -351,9 +351,13 @@ def _scan_injection(text: str, folded: str) -> ThreatHit | None:
 # words, and base64 / rot13 wrappers. Each view is built only when its trigger is present (one linear regex
 # search each), so clean text pays a few searches; every view is one linear pass.
 
-_SPACED = re.compile(r"(?:[a-z][ .\-_*|/]){2,}[a-z]\b")
+# Only from the start of a spaced run (the look-behind): tried from every letter inside a run, the greedy group
+# backtracks over the rest of it each time — quadratic on "a_a_a_…" (9 s for 32 KB).
+_SPACED = re.compile(r"(?<![a-z][ .\-_*|/])(?:[a-z][ .\-_*|/]){2,}[a-z]\b")
 _SEPARATORS = re.compile(r"[ .\-_*·|/]")
-_LEET_WORD = re.compile(r"[a-z]*[0-9@$][a-z0-9@$]*")  # words with a digit (the keyword check filters)
+# Maximal runs of word characters (the keyword check keeps those with a digit). Not `[a-z]*[0-9@$]…`: on a long
+# run of letters without a digit that form backtracks over the whole run from every start (quadratic time).
+_LEET_WORD = re.compile(r"[a-z0-9@$]+")
 # Words a leetspeak view must produce before it is worth scanning (code is full of "u32", "x86", "utf8").
 _LEET_KEYWORDS = frozenset({"ignore", "previous", "instructions", "instruction", "system", "prompt", "jailbreak",
                             "disregard", "reveal", "override", "bypass", "forget", "rules", "unrestricted",

@@ -293,6 +293,9 @@ LINEAR_CASES = [
     ("", "ignore "), ("", "忽略"), ("", "a\u200d"), ("", "![x](http://a?"), ("", "👨\u200d👩"),
     ("", "क्\u200dष"), ("", "<!--"), ("", "system: "), ("", "Ignore Ｐrevious "),
     ("<", " "), ("system", " "), ("disregard ", "x"),
+    # the obfuscation views: a spaced run whose end is not a word boundary ("a_a_…", quadratic once), a run of
+    # letters without a digit for the leetspeak view
+    ("", "a_"), ("", "a_b-"), ("leet ", "abcdefgh"),
 ]
 
 
