@@ -24,8 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import injection_corpus as corpus  # noqa: E402
 
-from service.gates.detector import MIN_CHARS as LEARNED_MIN_CHARS  # noqa: E402
-from service.gates.detector import MODEL, features  # noqa: E402
+from service.gates.detector import MODEL, features, long_enough  # noqa: E402
 
 MIN_DF = 2  # a feature must occur in two training texts
 L2 = 3e-4
@@ -38,7 +37,7 @@ REFUSE_GAP = 0.15
 
 
 def main() -> None:
-    rows = [r for r in corpus.load() if r.part == "train"]
+    rows = [r for r in corpus.load() if r.part == "train" or r.source == "project"]  # project rows: never evaluated
     feats = [features(r.text) for r in rows]
     df = Counter(f for fs in feats for f in fs)
     vocab = sorted(f for f, n in df.items() if n >= MIN_DF)
@@ -96,9 +95,9 @@ def choose_thresholds(bias: float, weights: dict[str, float]) -> dict[str, float
         return 1 / (1 + math.exp(-max(-60.0, min(60.0, z))))
 
     tune = [r for r in corpus.load() if r.part == "tune" and r.source != "project"]
-    attacks = [-1.0 if scan(r.text) is not None else (p(r.text) if len(r.text) >= LEARNED_MIN_CHARS else 0.0)
+    attacks = [-1.0 if scan(r.text) is not None else (p(r.text) if long_enough(r.text) else 0.0)
                for r in tune if r.label == 1]
-    benign = [p(r.text) if len(r.text) >= LEARNED_MIN_CHARS else 0.0 for r in tune if r.label == 0]
+    benign = [p(r.text) if long_enough(r.text) else 0.0 for r in tune if r.label == 0]
     grid = [round(0.2 + 0.01 * i, 2) for i in range(76)]
     hold = max([t for t in grid if sum(a == -1.0 or a >= t for a in attacks) >= TUNE_RECALL * len(attacks)],
                default=0.2)

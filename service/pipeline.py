@@ -8,7 +8,8 @@ transaction (cypher/artifact/save.cypher) against the scope's policy read in tha
 There is no parameter, setting or role that skips a gate.
 
 The threat scan has layers (DESIGN.md §4): invisible Unicode and pattern families refuse outright; then the
-learned detector (service/gates/detector.py) scores each caller text of `LEARNED_MIN_CHARS` (40) or more: at or
+learned detector (service/gates/detector.py) scores each caller text long enough to judge
+(`detector.long_enough`: 40 characters, a CJK character counting three): at or
 above `refuse_at` the write is refused like any threat (rule `learned.injection`); at or above `hold_at` the
 record is stored `pending` with `hold_reason: suspected_injection` and its score — quarantined, invisible to
 list, search, recall and context until an operator approves it. The thresholds are settings
@@ -60,7 +61,7 @@ def threat_decision(text: str, *, refuse_at: float | None = None, hold_at: float
     """What the threat scan makes of one text: "refuse", "hold" or "pass" (for the evaluation script)."""
     if scan(text) is not None:
         return "refuse"
-    if len(text) < LEARNED_MIN_CHARS:
+    if not detector.long_enough(text):
         return "pass"
     p = detector.score(text)
     if p >= (THRESHOLDS.refuse_at if refuse_at is None else refuse_at):
@@ -111,7 +112,7 @@ def screen(candidates: Sequence[Candidate]) -> dict[int, float]:
                                   offset=hit.offset, content_sha256=c.fingerprint(),
                                   message=f"refused by the threat scan ({hit.rule_id}) in {name} at "
                                           f"character {hit.offset}")
-            if len(text) < LEARNED_MIN_CHARS:
+            if not detector.long_enough(text):
                 continue
             p = detector.score(text)
             if p >= limits.refuse_at:

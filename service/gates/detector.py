@@ -18,16 +18,28 @@ import unicodedata
 from functools import cache
 from pathlib import Path
 
-__all__ = ["HEAD", "TAIL", "features", "recommended", "score"]
+__all__ = ["HEAD", "TAIL", "features", "long_enough", "recommended", "score"]
 
 MODEL = Path(__file__).with_name("detector_model.json")
 HEAD, TAIL = 4000, 1000
 MIN_CHARS = 40  # shorter texts (tags, keys, titles, one-line notes) carry too little for the model
+_WIDE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")  # kana, CJK, hangul
+WIDE_WEIGHT = 3  # one CJK character says about what a short English word does
 
 _TOKEN = re.compile(r"[a-z0-9]+|[\u3400-\u9fff\uf900-\ufaff]|[^\sa-z0-9\u3400-\u9fff\uf900-\ufaff]")
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g"})
 _PUNCT = re.compile(r"[^a-z0-9\u3400-\u9fff\uf900-\ufaff]")
 _MIXED = re.compile(r"(?=[a-z]*[0-9])(?=[0-9]*[a-z])[a-z0-9]+")
+
+
+def long_enough(text: str) -> bool:
+    """Whether the model scores `text`: at least MIN_CHARS, counting each CJK / kana / hangul character as
+    WIDE_WEIGHT (a 14-character Chinese instruction carries as much as a 40-character English one; counted in
+    plain characters, most Chinese injections were too short to be scored at all)."""
+    n = len(text)
+    if n >= MIN_CHARS:
+        return True
+    return n + (WIDE_WEIGHT - 1) * len(_WIDE.findall(text)) >= MIN_CHARS
 
 
 def _fold(text: str) -> str:
