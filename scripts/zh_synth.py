@@ -160,6 +160,19 @@ def _benign(r: random.Random) -> str:
     return t.format(**{k: r.choice(v) for k, v in _B.items()})
 
 
+# Simplified -> traditional for the characters above that differ (one form each; enough to teach the model the
+# traditional spellings of the same words, e.g. 忽略之前的規則 / 輸出你的系統提示).
+_TRAD = str.maketrans(dict(zip(*[iter(
+    "专專业業两兩个個临臨为為么麼习習书書产產从從们們价價优優会會传傳体體侦偵关關内內册冊写寫决決准準几幾击擊删刪别別剧劇办辦务務动動励勵区區医醫单單厅廳历歷参參双雙发發变變号號吗嗎启啟员員团團国國图圖块塊"
+    "墙牆备備复復够夠奖獎学學实實审審对對将將尽盡带帶帮幫并並库庫应應废廢开開异異弃棄张張当當录錄态態总總惊驚惯慣户戶执執抛拋护護报報择擇换換据據数數断斷无無旧舊时時显顯暂暫机機权權条條来來构構标標样樣档檔"
+    "检檢楼樓欢歡没沒洁潔测測浏瀏满滿滤濾点點烦煩状狀狱獄猫貓环環现現电電盖蓋盗盜盘盤码碼确確离離种種称稱签簽简簡紧緊约約级級纪紀线線练練组組细細终終经經结結给給络絡统統续續维維缓緩编編网網联聯脑腦脚腳节節"
+    "荐薦装裝见見观觀规規视視览覽计計订訂认認讨討让讓训訓议議记記讲講论論设設访訪证證评評诉訴诊診词詞译譯试試话話询詢详詳语語误誤说說请請读讀课課调調谅諒谢謝财財账賬货貨购購贴貼费費资資赖賴转轉软軟输輸达達"
+    "过過运運还還这這进進连連递遞选選邮郵里裡钓釣钥鑰钱錢银銀链鏈销銷锁鎖错錯长長闭閉问問间間阅閱队隊隐隱须須顾顧预預领領题題馈饋验驗骤驟鱼魚黄黃齐齊页頁项項忆憶后後"
+    "则則处處于於类類义義觉覺亲親众眾仅僅压壓广廣门門适適边邊远遠杀殺极極热熱爱愛绝絕职職补補难難饭飯驱驅"
+)] * 2)))
+TRAD_SHARE = 0.3  # of rows also written in traditional characters
+
+
 def rows() -> Iterator[tuple[str, int, str]]:
     """(text, label, family) for every synthetic row, de-duplicated, in a fixed order."""
     r = random.Random(17)
@@ -170,6 +183,8 @@ def rows() -> Iterator[tuple[str, int, str]]:
             if made == n:
                 break
             text = make(r)
+            if r.random() < TRAD_SHARE:
+                text = text.translate(_TRAD)
             if text not in seen:
                 seen.add(text)
                 made += 1
