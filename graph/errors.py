@@ -47,6 +47,7 @@ class Forbidden(CognitionError):
 
 class Unavailable(CognitionError):
     code, status = "neo4j_unavailable", 503
+    headers = {"Retry-After": "1"}  # the client (cognition.client) waits this long before its retry
 
 
 # Codes the database's own before-commit trigger puts at the start of its refusal message.

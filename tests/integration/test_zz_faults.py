@@ -75,6 +75,7 @@ def test_acknowledged_saves_survive_a_neo4j_restart_exactly_once(client: TestCli
         # While down: 503 neo4j_unavailable (after the key cache's TTL the key check itself needs Neo4j).
         down = client.get(f"/v1/scopes/{scope['id']}/memories")
         assert down.status_code == 503 and down.json()["code"] == "neo4j_unavailable", down.text
+        assert down.headers.get("retry-after") == "1"
     finally:
         neo4j_local.start(inst)
     restarted_at = time.monotonic()
