@@ -40,7 +40,10 @@ def features(text: str) -> set[str]:
     """The feature strings of a text: tokens (latin words, single CJK characters), with letter-digit mixtures
     also read as leetspeak, and adjacent token pairs (punctuation marks included)."""
     toks = _TOKEN.findall(_fold(text))
-    toks = [t.translate(_LEET) if _MIXED.fullmatch(t) else t for t in toks]
+    # A letter-digit mixture (`_MIXED`) is an ASCII alphanumeric token that is neither all letters nor all digits:
+    # the str predicates say so without a regex call per token (tests/unit/test_detector.py holds them equal).
+    toks = [t.translate(_LEET) if t.isascii() and t.isalnum() and not t.isalpha() and not t.isdigit() else t
+            for t in toks]
     # Punctuation marks count only next to something (in pairs): alone they say more about the format (JSON,
     # code) than about intent.
     out = {t for t in toks if not _PUNCT.fullmatch(t)}

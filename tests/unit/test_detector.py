@@ -29,3 +29,15 @@ def test_long_texts_are_bounded() -> None:
     feats = detector.features("word " * 100_000)
     assert len(feats) <= 3  # the head and tail only; repeated tokens are one feature
     assert detector.MODEL.stat().st_size < 2 * 1024 * 1024
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab1 0z9_-٣²ǅ中文 \n")), max_size=60))
+def test_leetspeak_tokens_are_exactly_the_letter_digit_mixtures(text: str) -> None:
+    # features() picks the tokens it reads as leetspeak with str predicates instead of the `_MIXED` regex.
+    import unicodedata
+
+    toks = detector._TOKEN.findall(unicodedata.normalize("NFKC", text).casefold())
+    for t in toks:
+        fast = t.isascii() and t.isalnum() and not t.isalpha() and not t.isdigit()
+        assert fast == (detector._MIXED.fullmatch(t) is not None), t
