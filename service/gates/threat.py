@@ -322,22 +322,34 @@ _ALTERNATIVES = tuple(_Alternative(name, re.compile(alt, _FLAGS), literals.neces
                       for name, alts in _FAMILIES.items() for alt in alts)
 
 
+_PREFILTER_FROM = 48  # characters; below, one alternation search is cheaper than the prefilter's loop
+
+
 def _search(folded: str) -> tuple[str, int] | None:
     """(family, start) of `_INJECTION.search(folded)`, the same answer, faster: an alternative one of whose
     necessary literals is absent from the text cannot match anywhere in it, so only the others are run, each on
-    its own; the leftmost match wins, ties to the earlier alternative — what the one alternation does."""
+    its own; the leftmost match wins, ties to the earlier alternative — what the one alternation does. A short
+    text (most fields: tags, kinds, one-line notes) goes to the alternation directly: there the prefilter's own
+    loop would cost more than it saves."""
+    if len(folded) < _PREFILTER_FROM:
+        m = _INJECTION.search(folded)
+        return (str(m.lastgroup), m.start()) if m else None
     text = literals.probe(folded)
     present: dict[str, bool] = {}
-
-    def has(lit: str) -> bool:
-        hit = present.get(lit)
-        if hit is None:
-            hit = present[lit] = lit in text
-        return hit
-
     best: tuple[str, int] | None = None
     for alt in _ALTERNATIVES:
-        if not all(any(has(lit) for lit in need) for need in alt.needs):
+        possible = True
+        for need in alt.needs:  # plain loops: this runs for every alternative of every text
+            for lit in need:
+                hit = present.get(lit)
+                if hit is None:
+                    hit = present[lit] = lit in text
+                if hit:
+                    break
+            else:
+                possible = False
+                break
+        if not possible:
             continue
         m = alt.search(folded, text)
         if m is not None and (best is None or m.start() < best[1]):
