@@ -18,7 +18,7 @@ import time
 import traceback
 from collections.abc import Awaitable, Callable, Sequence
 
-from bench import digest_pass, recall_gc, save_batch, save_single, scan, search
+from bench import digest_pass, recall_gc, save_batch, save_http, save_single, scan, search
 from bench.common import Context, Row, Sizes, progress
 from graph import neo4j_local
 from graph.driver import Graph, Neo4jConfig
@@ -26,6 +26,7 @@ from graph.schema import apply_schema
 
 BENCHES: dict[str, Callable[[Context], Awaitable[list[Row]]]] = {
     save_single.NAME: save_single.run,
+    save_http.NAME: save_http.run,
     save_batch.NAME: save_batch.run,
     search.NAME: search.run,
     scan.NAME: scan.run,
@@ -96,7 +97,7 @@ async def run_all(cfg: Neo4jConfig, sizes: Sizes, names: list[str]) -> tuple[lis
         version = (await graph.query("CALL dbms.components() YIELD versions RETURN versions[0] AS v",
                                      write=False))[0]["v"]
         progress(f"schema v{report.version} applied; Neo4j {version} at {cfg.uri}")
-        ctx = Context(graph, sizes)
+        ctx = Context(graph, sizes, cfg=cfg)
         for name in names:
             t0 = time.perf_counter()
             try:

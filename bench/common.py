@@ -13,7 +13,7 @@ from typing import Any
 
 from neo4j import AsyncDriver, RoutingControl
 
-from graph.driver import Graph
+from graph.driver import Graph, Neo4jConfig
 from graph.model import Family, Kind, Tier
 from service.api.schemas import MemoryCreate, _Write
 from service.artifacts import to_row
@@ -139,6 +139,7 @@ class Context:
     graph: Graph
     sizes: Sizes
     run_id: str = field(default_factory=lambda: uuid.uuid4().hex[:8])
+    cfg: Neo4jConfig | None = None  # how to reach the same server from another process (bench/save_http.py)
 
     @property
     def driver(self) -> AsyncDriver:

@@ -88,8 +88,8 @@ def scan_rows(count: int) -> list[Row]:
     return rows
 
 
-def _no_screen(candidates: Sequence[Candidate]) -> None:
-    return None
+def _no_screen(candidates: Sequence[Candidate]) -> dict[int, float]:
+    return {}  # what screen() answers when every gate passes and the learned detector holds nothing
 
 
 async def run(ctx: Context) -> list[Row]:

@@ -5,7 +5,7 @@
 //   lexical: $ft_ids — the in-process scope index's BM25 ranking (service/scope_index.py: per-scope term
 //              statistics, so another tenant's rows cannot move it), best first; or, when $ft_ids is null,
 //              db.index.fulltext.queryNodes over $lucene (scope, families and statuses inside the Lucene
-//              query itself), the top $fetch by Lucene score;
+//              query itself), the top $fetch by Lucene score, after waiting for the index to catch up;
 //   vector:    $vec_ids — the scope index's exact cosine ranking, best first; or, when $vec_ids is null and
 //              $qvec is given, EXACT cosine similarity (vector.similarity.cosine, normalised to [0, 1]) over the
 //              scope's rows embedded by the current model ($model) at their current revision, the top $fetch
@@ -30,6 +30,9 @@ CALL () {
   RETURN ranked[rank - 1] AS a, rank AS ft_rank, null AS vec_rank
   UNION ALL
   WITH 1 AS _ WHERE $ft_ids IS NULL AND $lucene IS NOT NULL
+  // The index is eventually consistent (schema 0015): wait until it holds every committed write, so a search
+  // sees a memory saved a moment ago.
+  CALL db.index.fulltext.awaitEventuallyConsistentIndexRefresh()
   CALL db.index.fulltext.queryNodes('artifact_text', $lucene, {limit: $fetch}) YIELD node AS a, score
   WHERE a.scope_id = $scope_id AND a.family IN $families AND a.status IN $statuses
     AND ($kind IS NULL OR a.kind = $kind) AND ($tier IS NULL OR a.tier = $tier) AND ($tag IS NULL OR $tag IN a.tags)

@@ -16,6 +16,7 @@ import math
 import re
 import unicodedata
 from functools import cache
+from itertools import repeat
 from pathlib import Path
 
 __all__ = ["HEAD", "TAIL", "features", "long_enough", "recommended", "score"]
@@ -29,6 +30,7 @@ WIDE_WEIGHT = 3  # one CJK character says about what a short English word does
 _TOKEN = re.compile(r"[a-z0-9]+|[\u3400-\u9fff\uf900-\ufaff]|[^\sa-z0-9\u3400-\u9fff\uf900-\ufaff]")
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g"})
 _PUNCT = re.compile(r"[^a-z0-9\u3400-\u9fff\uf900-\ufaff]")
+_DIGIT = re.compile(r"[0-9]")
 _MIXED = re.compile(r"(?=[a-z]*[0-9])(?=[0-9]*[a-z])[a-z0-9]+")
 
 
@@ -51,12 +53,17 @@ def _fold(text: str) -> str:
 def features(text: str) -> set[str]:
     """The feature strings of a text: tokens (latin words, single CJK characters), with letter-digit mixtures
     also read as leetspeak, and adjacent token pairs (punctuation marks included)."""
-    toks = _TOKEN.findall(_fold(text))
-    toks = [t.translate(_LEET) if _MIXED.fullmatch(t) else t for t in toks]
+    folded = _fold(text)
+    toks = _TOKEN.findall(folded)
+    if _DIGIT.search(folded):  # without a digit there is no letter-digit mixture to read as leetspeak
+        # A mixture (`_MIXED`) is an ASCII alphanumeric token that is neither all letters nor all digits: the str
+        # predicates say so without a regex call per token (tests/unit/test_detector.py holds them equal).
+        toks = [t.translate(_LEET) if t.isascii() and t.isalnum() and not t.isalpha() and not t.isdigit() else t
+                for t in toks]
     # Punctuation marks count only next to something (in pairs): alone they say more about the format (JSON,
-    # code) than about intent.
-    out = {t for t in toks if not _PUNCT.fullmatch(t)}
-    out.update([a + " " + b for a, b in zip(toks, toks[1:], strict=False)])
+    # code) than about intent. Tested once per distinct token.
+    out = {t for t in set(toks) if not _PUNCT.fullmatch(t)}
+    out.update(map(" ".join, zip(toks, toks[1:], strict=False)))
     return out
 
 
@@ -79,6 +86,6 @@ def score(text: str) -> float:
     feats = features(text)
     if not feats:
         return 1.0 / (1.0 + math.exp(-bias))
-    z = bias + sum(weights.get(f, 0.0) for f in feats) / math.sqrt(len(feats))
+    z = bias + sum(map(weights.get, feats, repeat(0.0))) / math.sqrt(len(feats))
     z = max(-60.0, min(60.0, z))
     return 1.0 / (1.0 + math.exp(-z))

@@ -28,6 +28,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from service.gates import literals
+
 __all__ = ["RULE_IDS", "ThreatHit", "scan"]
 
 DETECTOR_UNICODE = "invisible_unicode"
@@ -286,18 +288,89 @@ _FAMILIES: dict[str, list[str]] = {
     ],
 }
 
-_INJECTION = re.compile(
-    "|".join(f"(?P<{name}>{'|'.join(alts)})" for name, alts in _FAMILIES.items()),
-    re.IGNORECASE | re.MULTILINE,
-)
+_FLAGS = re.IGNORECASE | re.MULTILINE
+_INJECTION = re.compile("|".join(f"(?P<{name}>{'|'.join(alts)})" for name, alts in _FAMILIES.items()), _FLAGS)
 
-_WS_RUN = re.compile(r"\s+")
+
+@dataclass(frozen=True, slots=True)
+class _Alternative:
+    family: str
+    regex: re.Pattern[str]
+    needs: tuple[frozenset[str], ...]  # every match contains one string of each set (service/gates/literals.py)
+    starts: frozenset[str] | None  # every match starts with one of these (None: unknown)
+
+    def search(self, folded: str, probed: str) -> re.Match[str] | None:
+        """`self.regex.search(folded)`, trying only the positions where a match can start."""
+        if self.starts is None:
+            return self.regex.search(folded)
+        at: set[int] = set()
+        for lit in self.starts:
+            i = probed.find(lit)
+            while i >= 0:
+                at.add(i)
+                i = probed.find(lit, i + 1)
+        for i in sorted(at):
+            m = self.regex.match(folded, i)  # `\b`, `^` and look-behinds see the text before i, as search does
+            if m is not None:
+                return m
+        return None
+
+
+# The alternatives of _INJECTION one by one, in its order, each with the literals any of its matches contains.
+_ALTERNATIVES = tuple(_Alternative(name, re.compile(alt, _FLAGS), literals.necessary(alt, _FLAGS),
+                                   literals.prefixes(alt, _FLAGS))
+                      for name, alts in _FAMILIES.items() for alt in alts)
+
+
+_PREFILTER_FROM = 48  # characters; below, one alternation search is cheaper than the prefilter's loop
+
+
+def _search(folded: str) -> tuple[str, int] | None:
+    """(family, start) of `_INJECTION.search(folded)`, the same answer, faster: an alternative one of whose
+    necessary literals is absent from the text cannot match anywhere in it, so only the others are run, each on
+    its own; the leftmost match wins, ties to the earlier alternative — what the one alternation does. A short
+    text (most fields: tags, kinds, one-line notes) goes to the alternation directly: there the prefilter's own
+    loop would cost more than it saves."""
+    if len(folded) < _PREFILTER_FROM:
+        m = _INJECTION.search(folded)
+        return (str(m.lastgroup), m.start()) if m else None
+    text = literals.probe(folded)
+    present: dict[str, bool] = {}
+    best: tuple[str, int] | None = None
+    for alt in _ALTERNATIVES:
+        possible = True
+        for need in alt.needs:  # plain loops: this runs for every alternative of every text
+            for lit in need:
+                hit = present.get(lit)
+                if hit is None:
+                    hit = present[lit] = lit in text
+                if hit:
+                    break
+            else:
+                possible = False
+                break
+        if not possible:
+            continue
+        m = alt.search(folded, text)
+        if m is not None and (best is None or m.start() < best[1]):
+            best = (alt.family, m.start())
+    return best
+
+
 _LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+_LB = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+_H_RUN = re.compile(rf"[^\S{_LB}]+")  # whitespace without a line break
+_LB_RUN = re.compile(rf" ?(?:[{_LB}] ?)+")  # after _H_RUN: a run that holds a line break (linear: no overlap)
+
+
+def _collapse(nfkc: str) -> str:
+    """Whitespace runs to " ", or to a line break when the run holds one (two substitutions without a Python
+    callback per run: the same result as one pass over whitespace runs deciding each)."""
+    return _LB_RUN.sub("\n", _H_RUN.sub(" ", nfkc))
 
 
 def _fold(text: str) -> str:
-    return _WS_RUN.sub(lambda m: "\n" if _LINE_BREAKS.intersection(m.group()) else " ",
-                       unicodedata.normalize("NFKC", text).casefold())
+    return _collapse(unicodedata.normalize("NFKC", text).casefold())
 
 
 def _fold_with_map(text: str) -> tuple[str, list[int]]:
@@ -330,19 +403,20 @@ def _scan_injection(text: str, folded: str) -> ThreatHit | None:
     # One regex pass, over the folded text: folding (NFKC, casefold, whitespace runs collapsed) only brings
     # obfuscated spellings closer to the patterns, which are case-insensitive already, so whatever the raw
     # text matches the folded text matches too. Offsets map back to the raw text only on a hit.
-    m = _INJECTION.search(folded)
-    if not m:
+    found = _search(folded)
+    if found is None:
         return None
+    family, start = found
     if folded == text:
-        return ThreatHit(f"injection.{m.lastgroup}", m.start(), DETECTOR_INJECTION)
-    raw = _INJECTION.search(text)  # exact offsets when the raw text matches as it stands
-    if raw and raw.lastgroup == m.lastgroup:
+        return ThreatHit(f"injection.{family}", start, DETECTOR_INJECTION)
+    raw = _INJECTION.search(text)  # exact offsets when the raw text matches as it stands (only on a hit)
+    if raw and raw.lastgroup == family:
         return ThreatHit(f"injection.{raw.lastgroup}", raw.start(), DETECTOR_INJECTION)
     # Offsets are not exact after NFKC; map cheaply via the character-wise fold.
     mapped, index = _fold_with_map(text)
     m2 = _INJECTION.search(mapped)
-    offset = index[m2.start()] if m2 and m2.lastgroup == m.lastgroup and index else 0
-    return ThreatHit(f"injection.{m.lastgroup}", offset, DETECTOR_INJECTION)
+    offset = index[m2.start()] if m2 and m2.lastgroup == family and index else 0
+    return ThreatHit(f"injection.{family}", offset, DETECTOR_INJECTION)
 
 
 # ---- Detector 3: obfuscated injections ---------------------------------------------------------------------
@@ -369,6 +443,7 @@ _HOMOGLYPHS = str.maketrans({
     "ԁ": "d", "ԛ": "q", "ԝ": "w", "һ": "h", "ѵ": "v", "к": "k", "м": "m", "т": "t", "в": "b", "н": "h",
     "ο": "o", "α": "a", "ε": "e", "ι": "i", "κ": "k", "ν": "v", "ρ": "p", "τ": "t", "υ": "u", "χ": "x",
     "ɡ": "g", "ɩ": "i", "ո": "n", "ս": "u"})
+_LOOKALIKE = re.compile(r"[\u0370-\u03ff\u0400-\u04ff\u0500-\u052f\u0250-\u02af\u0530-\u058f]")
 _MIXED_SCRIPT = re.compile(r"[a-z][\u0370-\u03ff\u0400-\u04ff\u0500-\u052f\u0250-\u02af\u0530-\u058f]|"
                            r"[\u0370-\u03ff\u0400-\u04ff\u0500-\u052f\u0250-\u02af\u0530-\u058f][a-z]")
 _BASE64 = re.compile(r"[A-Za-z0-9+/]{24,}={0,2}")
@@ -376,14 +451,15 @@ _ROT13 = re.compile(r"\brot[\s\-_]?13\b")
 _MAX_DECODED = 64 * 1024
 
 
-def _views(text: str, folded: str) -> list[str]:
+def _views(text: str, nfkc: str, folded: str) -> list[str]:
+    """The de-obfuscated views worth scanning: each only when its trigger is present, and only when it can differ
+    from the folded text where it matters (a leetspeak view needs a keyword spelled with a digit, @ or $)."""
     out: list[str] = []
-    nfkc = unicodedata.normalize("NFKC", text).casefold()
     if _SPACED.search(nfkc):
         out.append(_fold(_SPACED.sub(lambda m: _SEPARATORS.sub("", m.group()), nfkc)))
-    if any(w.translate(_LEET) in _LEET_KEYWORDS for w in _LEET_WORD.findall(folded)):
+    if any(not w.isalpha() and w.translate(_LEET) in _LEET_KEYWORDS for w in _LEET_WORD.findall(folded)):
         out.append(_LEET_WORD.sub(lambda m: m.group().translate(_LEET), folded))
-    if _MIXED_SCRIPT.search(folded):
+    if _LOOKALIKE.search(folded) and _MIXED_SCRIPT.search(folded):  # the one-class scan first: most text has none
         out.append(folded.translate(_HOMOGLYPHS))
     if _ROT13.search(folded):
         out.append(codecs.decode(folded, "rot13"))
@@ -402,9 +478,9 @@ def _views(text: str, folded: str) -> list[str]:
     return out
 
 
-def _scan_obfuscated(text: str, folded: str) -> ThreatHit | None:
-    for view in _views(text, folded):
-        if view != folded and _INJECTION.search(view):
+def _scan_obfuscated(text: str, nfkc: str, folded: str) -> ThreatHit | None:
+    for view in _views(text, nfkc, folded):
+        if view != folded and _search(view) is not None:
             return ThreatHit("injection.obfuscation", 0, DETECTOR_INJECTION)
     return None
 
@@ -416,5 +492,6 @@ RULE_IDS: frozenset[str] = frozenset(
 
 def scan(text: str) -> ThreatHit | None:
     """Return the first threat found in ``text``, or None. Never raises for a str."""
-    folded = _fold(text)
-    return _scan_invisible(text) or _scan_injection(text, folded) or _scan_obfuscated(text, folded)
+    nfkc = unicodedata.normalize("NFKC", text).casefold()
+    folded = _collapse(nfkc)
+    return _scan_invisible(text) or _scan_injection(text, folded) or _scan_obfuscated(text, nfkc, folded)

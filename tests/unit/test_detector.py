@@ -48,3 +48,15 @@ def test_a_short_chinese_attack_is_not_passed_by_the_pipeline() -> None:
     for benign in ("这家餐厅的服务态度很差，菜也凉了，不会再来。", "会议改到下午三点，请大家准时参加。",
                    "请忽略我上一封邮件里的错别字，正确的日期是周五。"):
         assert threat_decision(benign) == "pass", benign
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab1 0z9_-٣²ǅ中文 \n")), max_size=60))
+def test_leetspeak_tokens_are_exactly_the_letter_digit_mixtures(text: str) -> None:
+    # features() picks the tokens it reads as leetspeak with str predicates instead of the `_MIXED` regex.
+    import unicodedata
+
+    toks = detector._TOKEN.findall(unicodedata.normalize("NFKC", text).casefold())
+    for t in toks:
+        fast = t.isascii() and t.isalnum() and not t.isalpha() and not t.isdigit()
+        assert fast == (detector._MIXED.fullmatch(t) is not None), t

@@ -1,0 +1,112 @@
+"""save_http: sequential single saves through the HTTP API, as an agent makes them — a real `cognition serve` process
+on the bench's Neo4j, one memory per `POST /v1/scopes/{id}/memories`, one after another over one keep-alive
+connection (httpx). Every guarantee holds on this path: one transaction per save, every gate, the trigger, the
+revision and the audit event. Targets (issue 18): ≥ 150 saves/s and p50 ≤ 7 ms. Beside them, in the same run, a
+one-node raw commit (`CREATE (:BenchProbe {i: $i})`, the trigger still runs) through the raw driver: what a save
+through the whole service costs above the bare commit (info).
+
+The service listens on COGNITION_BENCH_SERVICE_PORT (default 27080); its request log goes to a temporary file."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from bench.common import Context, Row, TextGen, pct, progress, timed
+
+NAME = "save_http"
+MIN_RATE = 150.0  # saves/s
+MAX_P50_MS = 7.0
+RAW_COMMIT = "CREATE (:BenchProbe {i: $i})"
+WARM = 50
+
+
+def _port() -> int:
+    return int(os.environ.get("COGNITION_BENCH_SERVICE_PORT", "27080"))
+
+
+def _serve(ctx: Context, key: str, log: Any) -> subprocess.Popen[bytes]:
+    if ctx.cfg is None:
+        raise RuntimeError("save_http needs the bench's Neo4j settings (bench.common.Context.cfg)")
+    env = dict(os.environ, NEO4J_URI=ctx.cfg.uri, NEO4J_USER=ctx.cfg.user, NEO4J_PASSWORD=ctx.cfg.password,
+               NEO4J_DATABASE=ctx.cfg.database, COGNITION_PORT=str(_port()), COGNITION_HOST="127.0.0.1",
+               COGNITION_BOOTSTRAP_KEY=key)
+    exe = Path(sys.executable).with_name("cognition")
+    return subprocess.Popen([str(exe), "serve"], env=env, stdout=log, stderr=log)
+
+
+def _wait_ready(base: str, proc: subprocess.Popen[bytes], timeout: float = 120.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"cognition serve exited with {proc.returncode}")
+        try:
+            if httpx.get(f"{base}/readyz", timeout=2.0).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.3)
+    raise RuntimeError("cognition serve did not become ready")
+
+
+def _sequential(base: str, key: str, n: int) -> tuple[list[int], float]:
+    """(latency of each measured save in ns, saves per second over the measured run)."""
+    gen = TextGen(18)
+    bodies = [gen.memory().model_dump(mode="json", exclude_none=True) for _ in range(WARM + n)]
+    with httpx.Client(base_url=base, headers={"authorization": f"Bearer {key}"}, timeout=30.0) as client:
+        r = client.post("/v1/scopes", json={"namespace": "bench", "cognitive_owner": "http",
+                                            "name": f"save-http-{secrets.token_hex(4)}"})
+        r.raise_for_status()
+        path = f"/v1/scopes/{r.json()['id']}/memories"
+        for body in bodies[:WARM]:
+            client.post(path, json=body).raise_for_status()
+        lat: list[int] = []
+        started = time.perf_counter()
+        for body in bodies[WARM:]:
+            t0 = time.perf_counter_ns()
+            r = client.post(path, json=body)
+            lat.append(time.perf_counter_ns() - t0)
+            if r.status_code != 201:
+                raise RuntimeError(f"save answered {r.status_code}: {r.text[:200]}")
+        return lat, n / (time.perf_counter() - started)
+
+
+async def run(ctx: Context) -> list[Row]:
+    n = ctx.sizes.single
+    key = "bench-" + secrets.token_urlsafe(24)
+    base = f"http://127.0.0.1:{_port()}"
+    with tempfile.TemporaryFile() as log:
+        proc = _serve(ctx, key, log)
+        try:
+            await asyncio.to_thread(_wait_ready, base, proc)
+            progress(f"{NAME}: cognition serve on {base}; warm-up {WARM} + {n} sequential saves")
+            lat, rate = await asyncio.to_thread(_sequential, base, key, n)
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    commit_ns = []
+    for i in range(WARM + n):
+        ns = await timed(lambda j: ctx.raw_write(RAW_COMMIT, i=j), i)
+        if i >= WARM:
+            commit_ns.append(ns)
+    await ctx.raw_write("MATCH (p:BenchProbe) DELETE p")
+    p50, p95 = pct(lat, 0.5), pct(lat, 0.95)
+    return [
+        Row(NAME, f"sequential HTTP saves (n={n}) per second", rate, None, "saves/s", f">= {MIN_RATE:g}/s",
+            rate >= MIN_RATE),
+        Row(NAME, f"sequential HTTP save p50 (n={n}) vs one-node raw commit", p50, pct(commit_ns, 0.5), "ms",
+            f"<= {MAX_P50_MS:g} ms", p50 <= MAX_P50_MS),
+        Row(NAME, f"sequential HTTP save p95 (n={n}) vs one-node raw commit (info)", p95, pct(commit_ns, 0.95), "ms"),
+    ]
