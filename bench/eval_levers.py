@@ -46,8 +46,9 @@ class Lever:
 
 
 # Words frequent in LoCoMo-style questions and rare as answers' content ("What kind of …", "Would X likely …").
-QUESTION_WORDS = frozenset("kind type think like likely thing things ever many much recent recently would might "
-                           "one get got go went make made feel felt".split())
+QUESTION_WORDS = frozenset(["kind", "type", "think", "like", "likely", "thing", "things", "ever", "many", "much",
+                            "recent", "recently", "would", "might", "one", "get", "got", "go", "went", "make",
+                            "made", "feel", "felt"])
 D = ranking.DEFAULT
 
 
@@ -135,7 +136,8 @@ def run(convs: Sequence[eval_data.Conversation], embedder_name: str = "e5-small"
                      "embedding": v if lever.vectors else None} for t, v in zip(c.turns, vecs[c.id], strict=True)]
             copy = ScopeCopy.build((), emb.name, rows)
             if (lever.k1, lever.b) != (1.2, 0.75):
-                copy.bm25 = lexical.BM25.build([lexical.tokens(str(r["content"])) for r in rows], k1=lever.k1, b=lever.b)
+                copy.bm25 = lexical.BM25.build([lexical.tokens(str(r["content"])) for r in rows], k1=lever.k1,
+                                               b=lever.b)
             _TOKENS[id(copy)] = [lexical.tokens(str(r["content"])) for r in rows]
             cut = min_cosine(emb) if lever.cut is None else lever.cut
             params = IndexParams(neighbour_weight=lever.nb, neighbour_weight_vec=lever.nb_vec, min_cosine=cut,

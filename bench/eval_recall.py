@@ -344,7 +344,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(rep, indent=2, default=str))
     print_report(rep)
-    print(f"\nwall time {rep['wall s'] / 60:.1f} min (JSON: {RESULTS}; load average {os.getloadavg()[0]:.1f}: timings are noisy on a shared machine)")
+    print(f"\nwall time {rep['wall s'] / 60:.1f} min (JSON: {RESULTS}; load average {os.getloadavg()[0]:.1f}: "
+          "timings are noisy on a shared machine)")
     return 0
 
 

@@ -132,27 +132,30 @@ def _version(row: dict[str, Any], model: str | None) -> tuple[Any, ...]:
 
 
 class ScopeIndexes:
-    """The process's copies, by scope id (LRU-bounded)."""
+    """The process's copies, by scope id and embedding model (LRU-bounded): a process that searches one scope
+    with and without its embedder (a benchmark, an operator's comparison) keeps both copies instead of
+    reloading the scope at every switch."""
 
     def __init__(self, max_scopes: int = MAX_SCOPES) -> None:
-        self._copies: OrderedDict[str, ScopeCopy] = OrderedDict()
+        self._copies: OrderedDict[tuple[str, str | None], ScopeCopy] = OrderedDict()
         self._max = max_scopes
         self.loads = 0  # how many times a scope was (re)loaded: for tests and the eval
 
     async def copy(self, graph: Graph, scope_id: str, model: str | None) -> ScopeCopy:
         """The scope's current copy: one cheap version read; a reload only when the version moved."""
         row = await graph.read(recall_repo.scope_version, scope_id=scope_id)
-        current = self._copies.get(scope_id)
+        key = (scope_id, model)
+        current = self._copies.get(key)
         if current is not None and current.version == _version(row, model):
-            self._copies.move_to_end(scope_id)
+            self._copies.move_to_end(key)
             return current
         # No lock: two searches racing on a stale copy both reload (same result); a lock would tie the
         # process-wide cache to one event loop.
         version, rows = await graph.read(recall_repo.scope_corpus, scope_id=scope_id, model=model)
         built = await asyncio.to_thread(ScopeCopy.build, _version(version, model), model, rows)
         self.loads += 1
-        self._copies[scope_id] = built
-        self._copies.move_to_end(scope_id)
+        self._copies[key] = built
+        self._copies.move_to_end(key)
         while len(self._copies) > self._max:
             self._copies.popitem(last=False)
         return built

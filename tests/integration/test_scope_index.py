@@ -7,7 +7,6 @@ from dataclasses import replace
 from typing import Any
 
 from fastapi.testclient import TestClient
-
 from neo4j import Driver
 
 from bench.common import TextGen, raw_props
