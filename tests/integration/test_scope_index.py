@@ -17,11 +17,11 @@ from service import ranking, scope_index
 from service.api.schemas import MemoryCreate, MemoryUpdate
 from tests.conftest import OnGraph, unique
 
-# The figure is 100,000 (`make eval` measures beside a 100k-memory tenant); here 10,000 (written raw)
+# The figure is 100,000 (`make eval` measures beside a 100k-memory tenant); here 4,000 (written raw)
 # keep the test quick, and half of them are copies of the scope's own texts, so every query term's document
 # frequency and the average length move as much as another tenant can move them (Lucene's ranking does move:
 # asserted).
-OTHER_TENANT_ROWS = 10_000
+OTHER_TENANT_ROWS = 4_000
 QUERIES = ["coffee morning", "deploy the database", "用户 喜欢 咖啡", "weekend travel hotel", "会议 报告",
            "release branch merge", "zephyrquartz", "payment refund order", "深色 模式", "python rust java",
            "What did the user say about the coffee and the database?", "travel 旅行 hotel 酒店"]
