@@ -74,6 +74,9 @@ class RankingParams:
     # Episodic memories: the weight of the neighbouring episodes' scores (service/scope_index.py).
     neighbour_weight: float = 0.5   # measured on the LoCoMo dev split: 0.684 -> 0.761 hit@10 (README)
     neighbour_weight_vec: float = 0.0
+    # … and of the episodes two away: ±2 turns, halving per turn (dev split 0.761 -> 0.795 hit@10, every
+    # conversation up; README, "Recall on real conversations").
+    neighbour_weight_2: float = 0.25
     fetch_floor: int = 30        # each ranking contributes at least this many candidates
     fetch_per_result: int = 4    # … or this many per requested result
     fetch_filtered: int = 20     # … or, under a kind/tier/tag filter applied after Lucene's limit, this many

@@ -15,7 +15,8 @@ never needs a reload.
 
 Ranking, given the query's tokens and (optionally) its vector:
 - lexical: BM25 per document; for an *episodic* memory, plus `neighbour_weight` × the BM25 of the episodes
-  saved just before and after it in the scope (a conversation's turn is often answered by the next one);
+  saved just before and after it in the scope (a conversation's turn is often answered by the next one) and
+  `neighbour_weight_2` × those of the episodes two away (context fades with distance: half again);
 - vector: cosine with the query (rows below the model's calibrated `min_cosine` are dropped), likewise plus
   `neighbour_weight_vec` × its neighbouring episodes' cosines;
 - each keeps its top `fetch`, best first; ties by position (oldest first).
@@ -43,6 +44,7 @@ class IndexParams:
     neighbour_weight: float = 0.0
     neighbour_weight_vec: float = 0.0
     min_cosine: float = 0.2
+    neighbour_weight_2: float = 0.0  # the episodes two away (lexical ranking only)
 
 
 @dataclass(slots=True)
@@ -56,6 +58,8 @@ class ScopeCopy:
     has_vector: np.ndarray            # (n,) bool
     prev: np.ndarray                  # (n,) index of the previous episode of the scope, -1 = none
     next: np.ndarray
+    prev2: np.ndarray                 # (n,) the episode before the previous one, -1 = none
+    next2: np.ndarray
 
     @classmethod
     def build(cls, version: tuple[Any, ...], model: str | None, rows: Sequence[dict[str, Any]]) -> ScopeCopy:
@@ -79,15 +83,20 @@ class ScopeCopy:
         episodes = [i for i, r in enumerate(rows) if r.get("family") == "memory" and r.get("kind") == "episodic"]
         for a, b in zip(episodes, episodes[1:], strict=False):
             nxt[a], prev[b] = b, a
+        prev2 = np.where(prev >= 0, np.append(prev, -1)[prev], -1)
+        next2 = np.where(nxt >= 0, np.append(nxt, -1)[nxt], -1)
         return cls(version, model, ids, np.array([str(r.get("family")) for r in rows]), bm25, matrix, has,
-                   prev, nxt)
+                   prev, nxt, prev2, next2)
 
-    def _smooth(self, scores: np.ndarray, weight: float, valid: np.ndarray) -> np.ndarray:
-        if weight == 0.0 or not len(scores):
+    def _smooth(self, scores: np.ndarray, weight: float, valid: np.ndarray, weight_2: float = 0.0) -> np.ndarray:
+        if (weight == 0.0 and weight_2 == 0.0) or not len(scores):
             return scores
         base = np.where(valid, scores, 0.0)
         pad = np.append(base, 0.0)  # index -1 reads the 0 appended here
-        return np.where(valid, scores + weight * (pad[self.prev] + pad[self.next]), scores)
+        lent = weight * (pad[self.prev] + pad[self.next])
+        if weight_2:
+            lent = lent + weight_2 * (pad[self.prev2] + pad[self.next2])
+        return np.where(valid, scores + lent, scores)
 
     @staticmethod
     def _top(scores: np.ndarray, mask: np.ndarray, fetch: int) -> list[int]:
@@ -97,11 +106,15 @@ class ScopeCopy:
         order = np.lexsort((cand, -scores[cand]))  # score desc, then position
         return [int(i) for i in cand[order[:fetch]]]
 
+    def lexical_scores(self, query: str, params: IndexParams) -> np.ndarray:
+        """Every row's lexical score (BM25 plus its neighbouring episodes'), in copy order (`ids`)."""
+        bm = self.bm25.scores(lexical.tokens(query))
+        return self._smooth(bm, params.neighbour_weight, np.ones(len(bm), dtype=bool), params.neighbour_weight_2)
+
     def rank(self, query: str, qvec: Sequence[float] | None, families: Sequence[str], fetch: int,
              params: IndexParams) -> tuple[list[str], list[str]]:
         fam = np.isin(self.families, list(families)) if len(self.ids) else np.zeros(0, dtype=bool)
-        bm = self.bm25.scores(lexical.tokens(query))
-        bm = self._smooth(bm, params.neighbour_weight, np.ones(len(bm), dtype=bool))
+        bm = self.lexical_scores(query, params)
         ft = self._top(bm, fam & (bm > 0), fetch)
         vec: list[int] = []
         if qvec is not None and self.vectors is not None:
@@ -119,27 +132,30 @@ def _version(row: dict[str, Any], model: str | None) -> tuple[Any, ...]:
 
 
 class ScopeIndexes:
-    """The process's copies, by scope id (LRU-bounded)."""
+    """The process's copies, by scope id and embedding model (LRU-bounded): a process that searches one scope
+    with and without its embedder (a benchmark, an operator's comparison) keeps both copies instead of
+    reloading the scope at every switch."""
 
     def __init__(self, max_scopes: int = MAX_SCOPES) -> None:
-        self._copies: OrderedDict[str, ScopeCopy] = OrderedDict()
+        self._copies: OrderedDict[tuple[str, str | None], ScopeCopy] = OrderedDict()
         self._max = max_scopes
         self.loads = 0  # how many times a scope was (re)loaded: for tests and the eval
 
     async def copy(self, graph: Graph, scope_id: str, model: str | None) -> ScopeCopy:
         """The scope's current copy: one cheap version read; a reload only when the version moved."""
         row = await graph.read(recall_repo.scope_version, scope_id=scope_id)
-        current = self._copies.get(scope_id)
+        key = (scope_id, model)
+        current = self._copies.get(key)
         if current is not None and current.version == _version(row, model):
-            self._copies.move_to_end(scope_id)
+            self._copies.move_to_end(key)
             return current
         # No lock: two searches racing on a stale copy both reload (same result); a lock would tie the
         # process-wide cache to one event loop.
         version, rows = await graph.read(recall_repo.scope_corpus, scope_id=scope_id, model=model)
         built = await asyncio.to_thread(ScopeCopy.build, _version(version, model), model, rows)
         self.loads += 1
-        self._copies[scope_id] = built
-        self._copies.move_to_end(scope_id)
+        self._copies[key] = built
+        self._copies.move_to_end(key)
         while len(self._copies) > self._max:
             self._copies.popitem(last=False)
         return built
@@ -151,17 +167,22 @@ class ScopeIndexes:
 INDEXES = ScopeIndexes()
 
 
+def index_params(model: Any, params: Any) -> IndexParams:
+    """The scope index's parameters for an embedder (or None) and a service.ranking.RankingParams."""
+    from service.embedding import min_cosine  # late: embedding imports nothing from here, keep it that way
+
+    cut = min_cosine(model)
+    if params.min_similarity is not None:
+        cut = 2.0 * params.min_similarity - 1.0
+    return IndexParams(neighbour_weight=params.neighbour_weight, neighbour_weight_vec=params.neighbour_weight_vec,
+                       min_cosine=cut, neighbour_weight_2=params.neighbour_weight_2)
+
+
 async def rank(graph: Graph, scope_id: str, *, query: str, qvec: list[float] | None, model: Any,
                families: Sequence[str], fetch: int, params: Any) -> tuple[list[str], list[str] | None]:
     """The scope index's two rankings for one search (ids, best first); vec is None without a query vector.
     `model` is the embedder (or None), `params` a service.ranking.RankingParams."""
-    from service.embedding import min_cosine  # late: embedding imports nothing from here, keep it that way
-
     name = model.name if model is not None else None
     copy = await INDEXES.copy(graph, scope_id, name)
-    cut = min_cosine(model)
-    if params.min_similarity is not None:
-        cut = 2.0 * params.min_similarity - 1.0
-    ft, vec = copy.rank(query, qvec, families, fetch,
-                        IndexParams(params.neighbour_weight, params.neighbour_weight_vec, cut))
+    ft, vec = copy.rank(query, qvec, families, fetch, index_params(model, params))
     return ft, (vec if qvec is not None else None)

@@ -57,6 +57,23 @@ def test_neighbouring_episodes_lend_their_scores() -> None:
     assert list(copy.prev) == [-1, 0, -1] and list(copy.next) == [1, -1, -1]  # facts are no episode's neighbours
 
 
+def test_episodes_two_away_lend_a_smaller_share() -> None:
+    texts = ["Did you ever go to Lisbon?", "Yes, in May.", "We loved the trams.", "unrelated", "also unrelated",
+             "Lisbon again"]
+    rows = [{"id": f"e{i}", "family": "memory", "kind": "episodic", "content": t} for i, t in enumerate(texts)]
+    rows.insert(2, {"id": "f", "family": "memory", "kind": "fact", "content": "a fact between them"})
+    copy = ScopeCopy.build((), None, rows)
+    pos = {d: i for i, d in enumerate(copy.ids)}
+    one = copy.lexical_scores("lisbon", IndexParams(neighbour_weight=0.5))
+    two = copy.lexical_scores("lisbon", IndexParams(neighbour_weight=0.5, neighbour_weight_2=0.25))
+    hit = float(copy.bm25.scores(["lisbon"])[pos["e0"]])
+    assert two[pos["e1"]] == one[pos["e1"]] == 0.5 * hit  # next episode: half
+    assert one[pos["e2"]] == 0.0 and two[pos["e2"]] == 0.25 * hit  # two episodes on (the fact is skipped)
+    assert two[pos["f"]] == one[pos["f"]] == 0.0  # a fact is no episode's neighbour
+    assert two[pos["e3"]] == 0.25 * float(copy.bm25.scores(["lisbon"])[pos["e5"]])  # e5 is two after e3
+    assert list(copy.prev2) == [-1, -1, -1, 0, 1, 3, 4] and list(copy.next2) == [3, 4, -1, 5, 6, -1, -1]
+
+
 def test_vectors_are_ranked_exactly_with_the_models_cut() -> None:
     rows = [{"id": f"d{i}", "family": "memory", "kind": "fact", "content": "x", "embedding": v}
             for i, v in enumerate([[1.0, 0.0], [0.8, 0.6], [0.0, 1.0], None])]
