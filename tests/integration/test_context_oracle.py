@@ -6,8 +6,9 @@ always there), drawn from small sets so that ties are common: equal trust, equal
 sub-second updates, equal recall counts. Flags (missing / false / true), pending, archived and removed rows,
 working state, knowledge pages, skills and kernels with and without content are mixed in. The retention arms'
 list lengths `$cand_first` and `$cand` are drawn small, so all of their paths run: the proof that the short
-lists' union holds the top n, the same proof over the longer lists, and the fallback that scores every row. Both queries run in a transaction that is rolled back, with the same
-parameters (the same `$now`), so neither sees the other's recall writes."""
+lists' union holds the top n, the same proof over the longer lists, and the fallback that scores every row.
+Both queries run in a transaction that is rolled back, with the same parameters (the same `$now`), so neither
+sees the other's recall writes."""
 
 from __future__ import annotations
 
