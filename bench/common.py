@@ -35,14 +35,14 @@ class Sizes:
     scan_texts: int = 300                    # scan: 10 KB texts per flavour for MB/s
     gated: int = 200                         # scan: measured saves per side (gated / bypassed)
     digest: tuple[int, ...] = (100_000, 200_000)  # digest_pass: partition sizes (3 edges per artifact)
-    context: int = 100_000                   # context: memories in the scope
+    context: tuple[int, ...] = (100_000,)    # context: scope sizes, filled cumulatively (e.g. 10000/100000)
     hybrid: int = 5_000                      # hybrid: memories saved (and embedded) through the service
     gc: int = 100_000                        # gc: memories in the partition
 
     @classmethod
     def quick(cls) -> Sizes:
         return cls(single=40, batches=3, batch_size=200, search=(2_000,), queries=40, scan_texts=40, gated=40,
-                   digest=(5_000, 10_000), context=5_000, hybrid=300, gc=5_000)
+                   digest=(5_000, 10_000), context=(5_000,), hybrid=300, gc=5_000)
 
     def override(self, spec: str) -> Sizes:
         """`single=300,batches=10,batch_size=1000,search=10000/100000,queries=200,scan_texts=300,gated=200`"""
@@ -52,7 +52,7 @@ class Sizes:
             key, sep, value = item.partition("=")
             if not sep or key not in known:
                 raise ValueError(f"--sizes: {item!r} is not KEY=VALUE, KEY one of {', '.join(sorted(known))}")
-            if key in ("search", "digest"):
+            if key in ("search", "digest", "context"):
                 changes[key] = tuple(int(v) for v in value.split("/") if v)
             else:
                 changes[key] = int(value)

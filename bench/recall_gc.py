@@ -27,7 +27,7 @@ from digest.gc import GCConfig, run_gc
 from graph.model import Family
 from service import context as ctx_use
 from service import embedding
-from service.artifacts import lucene_query, save, search
+from service.artifacts import lucene_query, new_id, save, search, sha256
 from service.deps import utcnow
 
 NAME_CONTEXT, NAME_HYBRID, NAME_GC = "context", "hybrid", "gc"
@@ -35,21 +35,36 @@ CONTEXT_VS_FULLTEXT = 3.0  # issue 18: context p95 <= 3x one raw full-text query
 CHUNK = 5_000
 
 
-async def _fill_raw(ctx: Context, scope_id: str, n: int, corpus: TextGen, *, spread_days: int = 0) -> None:
-    """N memories with exactly the service's properties, written raw for speed."""
+TEMPLATES = 2_000  # distinct service-made property maps a fill cycles through (kind, tier, trust, tags, subject)
+
+
+async def _fill_raw(ctx: Context, scope_id: str, n: int, corpus: TextGen, *, spread_days: int = 0,
+                    have: int = 0) -> None:
+    """Memories `have`..`n` of the scope, with exactly the service's properties, written raw (batched UNWIND).
+
+    The service's property map (service.artifacts.to_row via raw_props) costs about a millisecond a row in
+    Python, which at a million rows is the fill's whole time; so TEMPLATES maps are made that way and each row
+    takes one of them (in order: the mix of kinds, tiers and trust is the generator's) with its own id, its own
+    freshly generated content and hash and the chunk's timestamps."""
     rnd = random.Random(n)
-    now = utcnow()
-    for start in range(0, n, CHUNK):
+    templates = [raw_props(corpus.memory(), scope_id) for _ in range(min(TEMPLATES, n - have))]
+    for start in range(have, n, CHUNK):
+        now = utcnow()
         rows = []
-        for _ in range(min(CHUNK, n - start)):
-            props = raw_props(corpus.memory(), scope_id)
+        for i in range(start, min(start + CHUNK, n)):
+            props = dict(templates[i % len(templates)])
+            content = corpus.content()
+            at = now + timedelta(microseconds=i - start)  # distinct, as one utcnow() per row gives
+            props.update(id=new_id(), content=content, content_hash=sha256(content),
+                         created_at=at, accessed_at=at, updated_at=at)
             if spread_days:
                 at = now - timedelta(days=rnd.uniform(0, spread_days))
                 props.update(created_at=at, accessed_at=at, updated_at=at, recall_count=rnd.randrange(0, 20),
                              trust=rnd.random())
             rows.append(props)
         await ctx.raw_write("UNWIND $rows AS r CREATE (a:Artifact:Memory) SET a = r", rows=rows)
-        progress(f"filled {start + len(rows):,}/{n:,}")
+        if (start + len(rows)) % 50_000 == 0 or start + len(rows) == n:
+            progress(f"filled {start + len(rows):,}/{n:,}")
 
 
 def _arm_queries() -> dict[str, str]:
@@ -67,11 +82,27 @@ def _arm_queries() -> dict[str, str]:
     return out
 
 
+def _db_hits(plan: dict[str, Any]) -> int:
+    return int(plan.get("dbHits", 0)) + sum(_db_hits(c) for c in plan.get("children", []))
+
+
 async def run_context(ctx: Context) -> list[Row]:
+    """Each size of `sizes.context` in turn, one scope filled cumulatively (10k, 100k, 1M: the growth)."""
     corpus = TextGen(7)
     sid = await ctx.new_scope(NAME_CONTEXT)
-    await _fill_raw(ctx, sid, ctx.sizes.context, corpus)
     arms = _arm_queries()
+    rows: list[Row] = []
+    have = 0
+    for size in sorted(set(ctx.sizes.context)):
+        t0 = time.perf_counter()
+        await _fill_raw(ctx, sid, size, corpus, have=have)
+        progress(f"{NAME_CONTEXT}: {size:,} memories ({(size - have) / (time.perf_counter() - t0):,.0f} rows/s)")
+        have = size
+        rows += await _measure_context(ctx, sid, size, corpus, arms)
+    return rows
+
+
+async def _measure_context(ctx: Context, sid: str, size: int, corpus: TextGen, arms: dict[str, str]) -> list[Row]:
     queries = [corpus.query() for _ in range(ctx.sizes.queries + 10)]
 
     async def service(i: int) -> None:
@@ -92,11 +123,16 @@ async def run_context(ctx: Context) -> list[Row]:
 
     await interleaved(10, service, fulltext, start=1)  # warm the full-text side's plan and caches too
     svc_ns, raw_ns = await interleaved(ctx.sizes.queries, service, raw, start=1)
-    rows = latency_rows(NAME_CONTEXT, f"9 arms, {ctx.sizes.context:,} memories", svc_ns, raw_ns, 1.2,
+    rows = latency_rows(NAME_CONTEXT, f"9 arms, {size:,} memories", svc_ns, raw_ns, 1.2,
                         raw_label="9 raw arm queries")
     svc_ns, ft_ns = await interleaved(ctx.sizes.queries, service, fulltext, start=1)
-    rows += [r for r in latency_rows(NAME_CONTEXT, f"9 arms vs 1 full-text query, {ctx.sizes.context:,} memories",
-                                     svc_ns, ft_ns, CONTEXT_VS_FULLTEXT, raw_label="1 raw full-text query")]
+    rows += latency_rows(NAME_CONTEXT, f"9 arms vs 1 full-text query, {size:,} memories", svc_ns, ft_ns,
+                         CONTEXT_VS_FULLTEXT, raw_label="1 raw full-text query")
+    # Info: the database work of one call (the composed query, PROFILE; its recalls count like any call's).
+    params = await ctx_use.query_params(sid, surface="all", query=queries[1], embedder=None, graph=ctx.graph)
+    plan = (await ctx.raw_write("PROFILE " + cypher.compose("context/assemble"), **params)).summary.profile
+    rows.append(Row(NAME_CONTEXT, f"db hits of one call (PROFILE), {size:,} memories (info)", _db_hits(plan),
+                    None, "hits"))
     return rows
 
 

@@ -34,9 +34,9 @@ concurrently can never slip a row that is already conflicted into the answer; wh
 recall (recall_count + 1, accessed_at = now) in the same transaction.
 
 No arm reads all its rows (issue 18; README "The context call's speed"): the eager arms walk composite range
-indexes in their order, the retention arms rank five index-ordered lists of `CANDIDATES` rows and prove the
-answer exact or fall back to scoring every row. The query it replaced is kept as the tests' oracle,
-`cypher/context/assemble_reference.cypher`.
+indexes in their order, the retention arms rank five index-ordered lists of `FIRST_CANDIDATES` rows and prove
+the answer exact, or read them `CANDIDATES` long and prove it, or fall back to scoring every row. The query it
+replaced is kept as the tests' oracle, `cypher/context/assemble_reference.cypher`.
 """
 
 from __future__ import annotations
@@ -69,6 +69,11 @@ MAX_LIMIT = 100
 # list's last value must fall below the rows the arm returns; 200 does on the bench's mix). A short list costs
 # only speed, never a different answer: the arm then scores every row.
 CANDIDATES = 200
+# The lists are read at this depth first, and at CANDIDATES only when the short lists prove nothing: most calls
+# pay for FIRST_CANDIDATES rows a list (the proof holds once the rows the context calls keep recalling lead the
+# recall-count and access lists), a few for both depths, and only where CANDIDATES proves nothing either does an
+# arm score every row.
+FIRST_CANDIDATES = 48
 
 
 def recall_quality_ok(artifact: Artifact | Mapping[str, Any]) -> bool:
@@ -140,4 +145,5 @@ async def query_params(scope_id: str, *, surface: str, query: str | None = None,
                                    statuses=[Status.active.value], fetch=params.fetch(limit), now=utcnow(),
                                    params=params, min_cosine=embedding.min_cosine(model), ft_ids=ft_ids,
                                    vec_ids=vec_ids)
-    return {**hybrid, "arms": list(arms), "limits": merged, "cand": max(CANDIDATES, MAX_LIMIT)}
+    return {**hybrid, "arms": list(arms), "limits": merged, "cand_first": max(FIRST_CANDIDATES, *merged.values()),
+            "cand": max(CANDIDATES, MAX_LIMIT)}

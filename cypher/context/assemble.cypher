@@ -16,11 +16,13 @@
 //   every artifact has a trust (the service always writes one; schema/0009 repaired older rows).
 // - preferences, knowledge, skills, profile rank by RetentionScore, which never falls when recall_count,
 //   accessed_at, created_at or trust rises (digest/retention.py). Each reads five index-ordered lists of its
-//   eligible rows (the top $cand by each of those four and by updated_at, its tie-break) and ranks only their
-//   union; fragments/retention_top.cypher proves the answer exact or says it is not (`exact`), and then the
-//   arm scores every row as before: never a different answer, at worst the old cost.
+//   eligible rows (the top $cand_first by each of those four and by updated_at, its tie-break) and ranks only
+//   their union; fragments/retention_top.cypher proves the answer exact or says it is not (`exact`). Then the
+//   same lists are read $cand long and the proof asked again, and only if that fails too the arm scores every
+//   row as before: never a different answer, at worst the old cost.
+// - the lock tail reads, under the lock, only the properties RecallQualityOK and the count need.
 // Params: $scope_id, $arms (names requested), $limits (map arm -> n), $now, $w (retention weights),
-//         $cand (length of each retention list, >= every limit),
+//         $cand_first, $cand (the lengths of the retention lists, first and second reading),
 //         and those of search/hybrid_rank.cypher for relevant_memories ($families = ['memory'], $statuses = ['active'])
 OPTIONAL MATCH (s:Scope {id: $scope_id}) WHERE s.deleting IS NULL
 OPTIONAL CALL (s) {
@@ -52,25 +54,51 @@ OPTIONAL CALL (s) {
   UNION ALL
   // preferences: memories of kind preference; highest retention first
   WITH s WHERE s IS NOT NULL AND 'preferences' IN $arms
-  WITH [
+  WITH $cand_first AS depth, [
     COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, recall_count)
               WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.recall_count DESC LIMIT $cand },
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.recall_count DESC LIMIT $cand_first },
     COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, accessed_at)
               WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.accessed_at DESC LIMIT $cand },
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.accessed_at DESC LIMIT $cand_first },
     COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, created_at)
               WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.created_at DESC LIMIT $cand },
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.created_at DESC LIMIT $cand_first },
     COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, trust, updated_at)
               WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.trust DESC LIMIT $cand },
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.trust DESC LIMIT $cand_first },
     COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, updated_at)
               WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.updated_at DESC LIMIT $cand }
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.updated_at DESC LIMIT $cand_first }
   ] AS lists, [] AS pool,
        $limits.preferences AS n
   {{RETENTION_TOP}}
+  WITH top, exact, CASE WHEN exact THEN [] ELSE [$cand] END AS deeper
+  OPTIONAL CALL (deeper) {
+    // the short lists proved nothing: the same lists, $cand long
+    UNWIND deeper AS depth
+    WITH depth, [
+      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, recall_count)
+                WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
+                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.recall_count DESC LIMIT $cand },
+      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, accessed_at)
+                WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
+                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.accessed_at DESC LIMIT $cand },
+      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, created_at)
+                WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
+                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.created_at DESC LIMIT $cand },
+      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, trust, updated_at)
+                WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
+                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.trust DESC LIMIT $cand },
+      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, updated_at)
+                WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL
+                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.updated_at DESC LIMIT $cand }
+    ] AS lists, [] AS pool,
+         $limits.preferences AS n
+    {{RETENTION_TOP}}
+    RETURN top AS deep_top, exact AS deep_exact
+  }
+  WITH CASE WHEN exact THEN top ELSE deep_top END AS top, exact OR coalesce(deep_exact, false) AS exact
   OPTIONAL CALL (exact) {
     // the proof did not hold: score every row, as context/assemble_reference.cypher does
     UNWIND CASE WHEN exact THEN [] ELSE [$scope_id] END AS scope_id
@@ -102,25 +130,51 @@ OPTIONAL CALL (s) {
   UNION ALL
   // knowledge: knowledge pages; highest retention first
   WITH s WHERE s IS NOT NULL AND 'knowledge' IN $arms
-  WITH [
+  WITH $cand_first AS depth, [
     COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, recall_count)
               WHERE a.scope_id = $scope_id AND a.family = 'knowledge' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.recall_count DESC LIMIT $cand },
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.recall_count DESC LIMIT $cand_first },
     COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, accessed_at)
               WHERE a.scope_id = $scope_id AND a.family = 'knowledge' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.accessed_at DESC LIMIT $cand },
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.accessed_at DESC LIMIT $cand_first },
     COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, created_at)
               WHERE a.scope_id = $scope_id AND a.family = 'knowledge' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.created_at DESC LIMIT $cand },
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.created_at DESC LIMIT $cand_first },
     COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, trust)
               WHERE a.scope_id = $scope_id AND a.family = 'knowledge' AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.trust DESC LIMIT $cand },
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.trust DESC LIMIT $cand_first },
     COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, updated_at)
               WHERE a.scope_id = $scope_id AND a.family = 'knowledge' AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.updated_at DESC LIMIT $cand }
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.updated_at DESC LIMIT $cand_first }
   ] AS lists, [] AS pool,
        $limits.knowledge AS n
   {{RETENTION_TOP}}
+  WITH top, exact, CASE WHEN exact THEN [] ELSE [$cand] END AS deeper
+  OPTIONAL CALL (deeper) {
+    // the short lists proved nothing: the same lists, $cand long
+    UNWIND deeper AS depth
+    WITH depth, [
+      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, recall_count)
+                WHERE a.scope_id = $scope_id AND a.family = 'knowledge' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
+                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.recall_count DESC LIMIT $cand },
+      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, accessed_at)
+                WHERE a.scope_id = $scope_id AND a.family = 'knowledge' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
+                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.accessed_at DESC LIMIT $cand },
+      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, created_at)
+                WHERE a.scope_id = $scope_id AND a.family = 'knowledge' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
+                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.created_at DESC LIMIT $cand },
+      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, trust)
+                WHERE a.scope_id = $scope_id AND a.family = 'knowledge' AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
+                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.trust DESC LIMIT $cand },
+      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, updated_at)
+                WHERE a.scope_id = $scope_id AND a.family = 'knowledge' AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL
+                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.updated_at DESC LIMIT $cand }
+    ] AS lists, [] AS pool,
+         $limits.knowledge AS n
+    {{RETENTION_TOP}}
+    RETURN top AS deep_top, exact AS deep_exact
+  }
+  WITH CASE WHEN exact THEN top ELSE deep_top END AS top, exact OR coalesce(deep_exact, false) AS exact
   OPTIONAL CALL (exact) {
     // the proof did not hold: score every row, as context/assemble_reference.cypher does
     UNWIND CASE WHEN exact THEN [] ELSE [$scope_id] END AS scope_id
@@ -137,25 +191,51 @@ OPTIONAL CALL (s) {
   UNION ALL
   // skills: skills; highest retention first
   WITH s WHERE s IS NOT NULL AND 'skills' IN $arms
-  WITH [
+  WITH $cand_first AS depth, [
     COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, recall_count)
               WHERE a.scope_id = $scope_id AND a.family = 'skill' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.recall_count DESC LIMIT $cand },
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.recall_count DESC LIMIT $cand_first },
     COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, accessed_at)
               WHERE a.scope_id = $scope_id AND a.family = 'skill' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.accessed_at DESC LIMIT $cand },
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.accessed_at DESC LIMIT $cand_first },
     COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, created_at)
               WHERE a.scope_id = $scope_id AND a.family = 'skill' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.created_at DESC LIMIT $cand },
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.created_at DESC LIMIT $cand_first },
     COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, trust)
               WHERE a.scope_id = $scope_id AND a.family = 'skill' AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.trust DESC LIMIT $cand },
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.trust DESC LIMIT $cand_first },
     COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, updated_at)
               WHERE a.scope_id = $scope_id AND a.family = 'skill' AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.updated_at DESC LIMIT $cand }
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.updated_at DESC LIMIT $cand_first }
   ] AS lists, [] AS pool,
        $limits.skills AS n
   {{RETENTION_TOP}}
+  WITH top, exact, CASE WHEN exact THEN [] ELSE [$cand] END AS deeper
+  OPTIONAL CALL (deeper) {
+    // the short lists proved nothing: the same lists, $cand long
+    UNWIND deeper AS depth
+    WITH depth, [
+      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, recall_count)
+                WHERE a.scope_id = $scope_id AND a.family = 'skill' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
+                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.recall_count DESC LIMIT $cand },
+      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, accessed_at)
+                WHERE a.scope_id = $scope_id AND a.family = 'skill' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
+                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.accessed_at DESC LIMIT $cand },
+      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, created_at)
+                WHERE a.scope_id = $scope_id AND a.family = 'skill' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
+                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.created_at DESC LIMIT $cand },
+      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, trust)
+                WHERE a.scope_id = $scope_id AND a.family = 'skill' AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
+                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.trust DESC LIMIT $cand },
+      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, updated_at)
+                WHERE a.scope_id = $scope_id AND a.family = 'skill' AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL
+                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.updated_at DESC LIMIT $cand }
+    ] AS lists, [] AS pool,
+         $limits.skills AS n
+    {{RETENTION_TOP}}
+    RETURN top AS deep_top, exact AS deep_exact
+  }
+  WITH CASE WHEN exact THEN top ELSE deep_top END AS top, exact OR coalesce(deep_exact, false) AS exact
   OPTIONAL CALL (exact) {
     // the proof did not hold: score every row, as context/assemble_reference.cypher does
     UNWIND CASE WHEN exact THEN [] ELSE [$scope_id] END AS scope_id
@@ -174,28 +254,57 @@ OPTIONAL CALL (s) {
   // (the long-lived role memory) other than episodes, highest retention first. The kernels (one of each)
   // are always ranked; the memories come from their five lists.
   WITH s WHERE s IS NOT NULL AND 'profile' IN $arms
-  WITH [
+  WITH $cand_first AS depth, [
     COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, recall_count)
               WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.recall_count DESC LIMIT $cand },
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.recall_count DESC LIMIT $cand_first },
     COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, accessed_at)
               WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.accessed_at DESC LIMIT $cand },
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.accessed_at DESC LIMIT $cand_first },
     COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, created_at)
               WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.created_at DESC LIMIT $cand },
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.created_at DESC LIMIT $cand_first },
     COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, trust)
               WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.trust DESC LIMIT $cand },
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.trust DESC LIMIT $cand_first },
     COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, updated_at)
               WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.updated_at DESC LIMIT $cand }
+              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.updated_at DESC LIMIT $cand_first }
   ] AS lists,
        COLLECT { MATCH (a:Artifact)
                  WHERE a.scope_id = $scope_id AND a.family IN ['agent_kernel', 'world_kernel']
                    AND {{RECALL_QUALITY_OK}} AND trim(coalesce(a.content, '')) <> '' RETURN a } AS pool,
        $limits.profile AS n
   {{RETENTION_TOP}}
+  WITH top, exact, CASE WHEN exact THEN [] ELSE [$cand] END AS deeper
+  OPTIONAL CALL (deeper) {
+    // the short lists proved nothing: the same lists, $cand long
+    UNWIND deeper AS depth
+    WITH depth, [
+      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, recall_count)
+                WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
+                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.recall_count DESC LIMIT $cand },
+      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, accessed_at)
+                WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
+                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.accessed_at DESC LIMIT $cand },
+      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, created_at)
+                WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
+                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.created_at DESC LIMIT $cand },
+      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, trust)
+                WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
+                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.trust DESC LIMIT $cand },
+      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, updated_at)
+                WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL
+                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.updated_at DESC LIMIT $cand }
+    ] AS lists,
+         COLLECT { MATCH (a:Artifact)
+                   WHERE a.scope_id = $scope_id AND a.family IN ['agent_kernel', 'world_kernel']
+                     AND {{RECALL_QUALITY_OK}} AND trim(coalesce(a.content, '')) <> '' RETURN a } AS pool,
+         $limits.profile AS n
+    {{RETENTION_TOP}}
+    RETURN top AS deep_top, exact AS deep_exact
+  }
+  WITH CASE WHEN exact THEN top ELSE deep_top END AS top, exact OR coalesce(deep_exact, false) AS exact
   OPTIONAL CALL (exact) {
     // the proof did not hold: score every row, as context/assemble_reference.cypher does
     UNWIND CASE WHEN exact THEN [] ELSE [$scope_id] END AS scope_id
@@ -223,18 +332,20 @@ WITH s, [x IN collect({arm: arm, items: items}) WHERE x.arm IS NOT NULL] AS arms
 // guards: n.status, n.stale, n.conflicted, n.recall_count
 WITH s, arms, apoc.coll.sortNodes(apoc.coll.toSet(apoc.coll.flatten([x IN arms | x.items])), '^id') AS picked
 FOREACH (n IN picked | SET n._lock = true)
-WITH s, arms, picked, [n IN picked | apoc.any.properties(n)] AS locked
+// Only what RecallQualityOK and the count read, not the content; picked[i] and locked[i] are the same row.
+WITH s, arms, picked,
+     [n IN picked | apoc.any.properties(n, ['id', 'family', 'status', 'stale', 'conflicted', 'recall_count'])]
+     AS locked
 FOREACH (n IN picked | REMOVE n._lock)
-WITH s, arms, locked, [a IN locked WHERE {{RECALL_QUALITY_OK}} | a.id] AS good
-WITH s, locked, [x IN arms | {arm: x.arm, items: [n IN x.items WHERE n.id IN good]}] AS arms
-CALL (arms, locked) {
-  UNWIND arms AS x
-  UNWIND x.items AS n
-  WITH DISTINCT n, locked
-  WITH n, [l IN locked WHERE l.id = n.id][0] AS was
-  SET n.recall_count = coalesce(was.recall_count, 0) + 1, n.accessed_at = $now
-  RETURN count(n) AS recalled
+WITH s, arms, picked, locked
+CALL (picked, locked) {
+  UNWIND range(0, size(picked) - 1) AS i
+  WITH picked[i] AS n, locked[i] AS a
+  WHERE {{RECALL_QUALITY_OK}}
+  SET n.recall_count = coalesce(a.recall_count, 0) + 1, n.accessed_at = $now
+  RETURN collect(a.id) AS good, count(*) AS recalled
 }
+WITH s, recalled, [x IN arms | {arm: x.arm, items: [n IN x.items WHERE n.id IN good]}] AS arms
 RETURN s IS NOT NULL AS found, recalled,
        [x IN arms | {arm: x.arm,
                      items: [a IN x.items | a {.*, embedding: null,

@@ -3,9 +3,10 @@
 // (context/assemble.cypher; issue 18). Included where the RETENTION_TOP placeholder stands (cypher.compose).
 // Takes, bound by the arm:
 //   lists  five lists of the arm's eligible rows (visibility and RecallQualityOK already asked), each the top
-//          $cand by one property, descending: [recall_count, accessed_at, created_at, trust, updated_at]
+//          `depth` by one property, descending: [recall_count, accessed_at, created_at, trust, updated_at]
+//   depth  the length each list was read to (the LIMIT its COLLECT took: $cand_first, then $cand)
 //   pool   rows always ranked (the profile's kernels), or []
-//   n      the arm's limit ($cand >= n)
+//   n      the arm's limit
 // Yields `top` (the rows, in the arm's order: kernels first, then RetentionScore ↓, updated_at ↓, id) and
 // `exact`.
 // Why `exact` proves it: RetentionScore never falls when recall_count, accessed_at, created_at or trust rises
@@ -15,9 +16,9 @@
 // lists' last values, because the recency term reads the later of the two) and its updated_at is at most the
 // updated list's last. If the n-th ranked row scores above the bound, or equal with a later updated_at, no row
 // outside the lists can take its place: the answer is the one scoring every row gives. A list shorter than
-// $cand saw every eligible row (every artifact has the five properties), so then the union is every row.
-// Otherwise `exact` is false and the arm scores every row itself.
-WITH lists, pool, n, all(l IN lists WHERE size(l) >= $cand) AS full
+// `depth` saw every eligible row (every artifact has the five properties), so then the union is every row.
+// Otherwise `exact` is false and the arm reads longer lists or scores every row itself.
+WITH lists, pool, n, all(l IN lists WHERE size(l) >= depth) AS full
 CALL (lists, pool, n) {
   UNWIND reduce(acc = pool, l IN lists | acc + l) AS a
   WITH DISTINCT a

@@ -5,9 +5,10 @@ Scopes are written raw with the properties the service stores (trust, recall_cou
 always there), drawn from small sets so that ties are common: equal trust, equal whole seconds with different
 sub-second updates, equal recall counts. Flags (missing / false / true), pending, archived and removed rows,
 working state, knowledge pages, skills and kernels with and without content are mixed in. The retention arms'
-list length `$cand` is drawn small, so both of their paths run: the proof that the lists' union holds the top n,
-and the fallback that scores every row. Both queries run in a transaction that is rolled back, with the same
-parameters (the same `$now`), so neither sees the other's recall writes."""
+list lengths `$cand_first` and `$cand` are drawn small, so all of their paths run: the proof that the short
+lists' union holds the top n, the same proof over the longer lists, and the fallback that scores every row.
+Both queries run in a transaction that is rolled back, with the same parameters (the same `$now`), so neither
+sees the other's recall writes."""
 
 from __future__ import annotations
 
@@ -85,10 +86,11 @@ kernel_st = st.tuples(st.sampled_from(["", "  ", "I am the release agent."]), st
                                                                   HealthCheck.too_slow])
 @given(rows=st.lists(row_st, max_size=45),
        limits=st.fixed_dictionaries({arm: st.integers(0, 6) for arm in ctx_use.ARMS}),
-       cand_extra=st.integers(0, 6), kernels=st.tuples(kernel_st, kernel_st),
+       first_extra=st.integers(0, 3), cand_extra=st.integers(0, 6), kernels=st.tuples(kernel_st, kernel_st),
        query=st.sampled_from([None, "walrus", "tea rule"]))
 def test_fast_context_answers_exactly_what_the_reference_query_answers(
-        client: TestClient, raw: Driver, rows: list[dict[str, Any]], limits: dict[str, int], cand_extra: int,
+        client: TestClient, raw: Driver, rows: list[dict[str, Any]], limits: dict[str, int], first_extra: int,
+        cand_extra: int,
         kernels: tuple[tuple[str, bool | None], tuple[str, bool | None]], query: str | None) -> None:
     r = client.post("/v1/scopes", json={"namespace": unique("ns"), "cognitive_owner": "oracle", "name": "s"})
     assert r.status_code == 201, r.text
@@ -101,8 +103,10 @@ def test_fast_context_answers_exactly_what_the_reference_query_answers(
         raw.execute_query("MATCH (k:Artifact {scope_id: $sid, family: $family}) SET k.content = $content, "
                           "k.stale = $stale", sid=scope_id, family=family, content=content, stale=stale)
     params = asyncio.run(ctx_use.query_params(scope_id, surface="all", query=query, limits=limits, embedder=None))
-    # a short list (>= every limit, as the service guarantees) makes both the proof and the fallback run
-    params["cand"] = max(limits.values()) + cand_extra
+    # short lists (>= every limit, as the service guarantees) make every path run: the proof at the first depth,
+    # at the second, and the fallback that scores every row
+    params["cand_first"] = max(limits.values()) + first_extra
+    params["cand"] = params["cand_first"] + cand_extra
     params["now"] = now + timedelta(seconds=1)
     want = _arms(raw, "context/assemble_reference", params)
     got = _arms(raw, "context/assemble", params)
