@@ -215,6 +215,17 @@ def _fstring(node: ast.expr, names: dict[str, str]) -> str | None:
     return None
 
 
+def _agentdojo_environments() -> Iterator[tuple[Path, Any]]:
+    """agentdojo's suite environment files (not its injection vectors), parsed with the template slots cut."""
+    for f in sorted((_pkg("agentdojo") / "agentdojo/data/suites").rglob("*.yaml")):
+        if "injection_vectors" in f.name:
+            continue
+        try:
+            yield f, yaml.safe_load(re.sub(r"\{[a-z_]+\}", "", f.read_text(encoding="utf-8")))
+        except yaml.YAMLError:
+            continue
+
+
 def agentdojo() -> Iterator[Row | None]:
     base = _pkg("agentdojo") / "agentdojo"
     templates: list[tuple[str, str]] = []
@@ -260,13 +271,7 @@ def agentdojo() -> Iterator[Row | None]:
             text = tpl.replace("{goal}", goal).replace("{user}", "Emma Johnson").replace("{model}", "the assistant")
             text = text.replace("{task}", "summarise my inbox")
             yield _row(text, 1, "agentdojo", "indirect_important_instructions", name)
-    for f in sorted((base / "data/suites").rglob("*.yaml")):
-        if "injection_vectors" in f.name:
-            continue
-        try:
-            doc = yaml.safe_load(re.sub(r"\{[a-z_]+\}", "", f.read_text(encoding="utf-8")))
-        except yaml.YAMLError:
-            continue
+    for f, doc in _agentdojo_environments():
         for k, s in enumerate(_strings(doc)):
             if len(s) >= 40:
                 yield _row(s, 0, "agentdojo", "environment_document", f"{f.parent.name}/{f.stem}/{k // 10}")
@@ -348,14 +353,7 @@ def project_code() -> Iterator[Row | None]:
 
 def json_documents() -> Iterator[Row | None]:
     """Benign JSON: agentdojo's environment records serialised (the shape tools hand back)."""
-    base = _pkg("agentdojo") / "agentdojo/data/suites"
-    for f in sorted(base.rglob("*.yaml")):
-        if "injection_vectors" in f.name:
-            continue
-        try:
-            doc = yaml.safe_load(re.sub(r"\{[a-z_]+\}", "", f.read_text(encoding="utf-8")))
-        except yaml.YAMLError:
-            continue
+    for f, doc in _agentdojo_environments():
         items = [v for v in (doc.values() if isinstance(doc, dict) else []) if isinstance(v, (list, dict))]
         for k, v in enumerate(x for it in items for x in (it if isinstance(it, list) else [it])):
             if k < 60:
