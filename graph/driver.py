@@ -5,6 +5,7 @@ must be idempotent."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -12,8 +13,9 @@ from typing import Any, TypeVar
 from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, RoutingControl
 
 import cypher
-from graph.errors import translate
+from graph.errors import CognitionError, Unavailable, translate
 
+_log = logging.getLogger("cognition.graph")
 T = TypeVar("T")
 TxFn = Callable[..., Awaitable[T]]  # called as fn(tx, *args, **kwargs) inside a managed transaction
 
@@ -62,14 +64,14 @@ class Graph:
             async with self.driver.session(database=self.database) as session:
                 return await session.execute_write(fn, *args, **kwargs)
         except Exception as exc:  # translate once, here
-            raise translate(exc) from exc
+            raise await self._refusal(exc) from exc
 
     async def read(self, fn: TxFn[T], *args: Any, **kwargs: Any) -> T:
         try:
             async with self.driver.session(database=self.database, default_access_mode="READ") as session:
                 return await session.execute_read(fn, *args, **kwargs)
         except Exception as exc:
-            raise translate(exc) from exc
+            raise await self._refusal(exc) from exc
 
     async def query(self, cypher: str, *, write: bool = True, database: str | None = None,
                     **params: Any) -> list[dict[str, Any]]:
@@ -79,7 +81,7 @@ class Graph:
                 cypher, params, database_=database or self.database,
                 routing_=RoutingControl.WRITE if write else RoutingControl.READ)
         except Exception as exc:
-            raise translate(exc) from exc
+            raise await self._refusal(exc) from exc
         return [r.data() for r in result.records]
 
     async def autocommit(self, cypher: str, *, database: str | None = None,
@@ -97,11 +99,29 @@ class Graph:
                         on_record(records[-1])
                 return records
         except Exception as exc:
-            raise translate(exc) from exc
+            raise await self._refusal(exc) from exc
+
+    async def _refusal(self, exc: Exception) -> CognitionError:
+        """`translate`, plus one case it cannot decide alone. An error it has no mapping for is a 500, unless the
+        database stopped answering meanwhile: Neo4j reports a before-commit trigger that failed inside an inner
+        transaction of `CALL { … } IN TRANSACTIONS` (a digest or GC pass) only as "Transaction hook failure",
+        without the trigger's reason, and while the server shuts down that reason is "database unavailable" (the
+        soak's restart caught a GC pass this way). The transaction rolled back, so that is a 503, retried; with
+        the database answering, the same error is a bug and stays a 500, logged with its Neo4j code."""
+        err = translate(exc)
+        if err.status != 500 or err.code != "internal_error":
+            return err
+        if not await self.ping(timeout=2.0):
+            return Unavailable("Neo4j is not available right now; retry shortly")
+        _log.error("unexpected database error %s: %s", getattr(exc, "code", None) or type(exc).__name__,
+                   str(getattr(exc, "message", "") or "")[:300])
+        return err
 
     async def ping(self, timeout: float = 3.0) -> bool:
         try:
-            await asyncio.wait_for(self.query("RETURN 1 AS ok", write=False), timeout)
+            # the driver itself, not self.query: a failed ping must not come back through _refusal
+            await asyncio.wait_for(self.driver.execute_query("RETURN 1 AS ok", database_=self.database,
+                                                             routing_=RoutingControl.READ), timeout)
         except Exception:
             return False
         return True

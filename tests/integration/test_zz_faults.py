@@ -7,6 +7,7 @@ exactly one record per key."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import threading
 import time
@@ -18,6 +19,8 @@ from fastapi.testclient import TestClient
 from neo4j import Driver
 
 from graph import neo4j_local
+from graph.driver import Graph, Neo4jConfig
+from graph.errors import CognitionError
 
 WRITERS = 4
 MAX_PER_WRITER = 400  # bounded, whatever happens
@@ -44,11 +47,53 @@ def _save(client: TestClient, url: str, key: str, content: str) -> Attempt:
                    time.monotonic())
 
 
+# A pass-shaped query (digest and GC write through `CALL { … } IN TRANSACTIONS`) still running when Neo4j stops:
+# the before-commit trigger fails in an inner transaction and Neo4j reports only "Transaction hook failure"
+# (a ClientError, the reason dropped). The soak caught a GC pass answering 500 this way.
+PASS_SHAPED = ("UNWIND range(1, 1000) AS i CALL (i) { CREATE (:FaultProbe {i: i}) WITH i "
+               "CALL apoc.util.sleep(500) RETURN i AS j } IN TRANSACTIONS OF 1 ROW RETURN count(*) AS n")
+
+
+def _pass_in_flight(cfg: Neo4jConfig, started: threading.Event, outcome: list[tuple[int, str]]) -> None:
+    async def run() -> None:
+        graph = Graph.connect(cfg)
+        try:
+            started.set()
+            await graph.autocommit(PASS_SHAPED)
+            outcome.append((200, "finished before the stop"))
+        except CognitionError as exc:
+            outcome.append((exc.status, exc.code))
+        finally:
+            await graph.close()
+    asyncio.run(run())
+
+
+def test_an_unmapped_database_error_with_the_database_up_stays_a_500_and_logs_its_code(
+        neo4j_config: Neo4jConfig, caplog: pytest.LogCaptureFixture) -> None:
+    async def run() -> CognitionError:
+        graph = Graph.connect(neo4j_config)
+        try:
+            await graph.autocommit("CALL cognition.no_such_procedure()")
+        except CognitionError as exc:
+            return exc
+        finally:
+            await graph.close()
+        raise AssertionError("the query ran")
+    with caplog.at_level("ERROR", logger="cognition.graph"):
+        err = asyncio.run(run())
+    assert (err.status, err.code) == (500, "internal_error")  # a bug is not an outage: no 503, no retry loop
+    assert any("Neo.ClientError.Procedure.ProcedureNotFound" in r.getMessage() for r in caplog.records)
+
+
 @pytest.mark.neo4j_restart
 @pytest.mark.skipif(bool(os.environ.get("COGNITION_TEST_NEO4J_URI")), reason="needs the managed test instance")
 def test_acknowledged_saves_survive_a_neo4j_restart_exactly_once(client: TestClient, scope: dict[str, Any],
-                                                                  raw: Driver) -> None:
+                                                                  raw: Driver, neo4j_config: Neo4jConfig) -> None:
     url = f"/v1/scopes/{scope['id']}/memories"
+    started, in_flight = threading.Event(), list[tuple[int, str]]()
+    pass_thread = threading.Thread(target=_pass_in_flight, args=(neo4j_config, started, in_flight), daemon=True)
+    pass_thread.start()
+    assert started.wait(30)
     history: list[Attempt] = []
     lock = threading.Lock()
     stop = threading.Event()
@@ -88,6 +133,11 @@ def test_acknowledged_saves_survive_a_neo4j_restart_exactly_once(client: TestCli
     stop.set()
     for t in threads:
         t.join(timeout=60)
+
+    pass_thread.join(timeout=60)
+    raw.execute_query("MATCH (p:FaultProbe) DETACH DELETE p")
+    # The pass stopped by the outage is a 503 (rolled back, safe to retry), not a 500.
+    assert in_flight == [(503, "neo4j_unavailable")], in_flight
 
     statuses = {a.status for a in history}
     assert statuses <= {201, 503, 0}, sorted(statuses)  # never a 500
