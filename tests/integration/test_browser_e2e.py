@@ -119,7 +119,13 @@ def test_browser_draws_why_an_artifact_was_archived(chromium: str, served: str, 
             page.locator("[data-testid=connect]").click()
             # on connect: the guide opens in the sidebar and the style is applied (Browser keeps it)
             page.locator("[data-testid=guidesDrawer]").get_by_text("Cognition: the auditor's guide").first.wait_for()
-            page.wait_for_function("(localStorage.getItem('neo4j.grass') || '').includes('Decision')")
+            # Polled from here: Browser's CSP (script-src 'self') forbids the eval behind a string
+            # wait_for_function once it has to poll (the check passed or failed by timing); page.evaluate runs
+            # through the DevTools protocol, which the CSP does not govern.
+            style_by = time.monotonic() + WAIT / 1000
+            while "Decision" not in (page.evaluate("localStorage.getItem('neo4j.grass') || ''") or ""):
+                assert time.monotonic() < style_by, "Browser never stored the Cognition style (neo4j.grass)"
+                time.sleep(0.2)
 
             # the cleanup view's link: the guide opened on this artifact's "why archived" page, its id set
             page.goto(ids["link"], wait_until="domcontentloaded")
