@@ -294,14 +294,19 @@ async def search_ranked(graph: Graph, scope_id: str, families: list[Family], *, 
     qvec = await embedding.embed_query(model, query) if model is not None else None
     filtered = kind is not None or tier is not None or tag is not None
     fetch = params.fetch(limit, filtered=filtered)
-    ft_ids, vec_ids = (await scope_index.rank(graph, scope_id, query=query, qvec=qvec, model=model,
-                                              families=fams, fetch=fetch, params=params)
-                       if params.scope_index else (None, None))
-    hybrid = ranking.hybrid_params(lucene=lucene, qvec=qvec, model=model.name if model else None,
-                                   scope_id=scope_id, families=fams, statuses=statuses, fetch=fetch,
-                                   now=utcnow(), kind=kind, tier=tier, tag=tag, params=params,
-                                   min_cosine=embedding.min_cosine(model), ft_ids=ft_ids, vec_ids=vec_ids)
-    return await graph.write(ranking.hybrid_search, limit=limit, recall=recall, **hybrid)
+
+    async def work(tx: Any) -> list[ranking.RankedHit]:
+        # The scope index's version is read in this transaction, then the copy ranks, then the query runs.
+        ft_ids, vec_ids = (await scope_index.rank(tx, scope_id, query=query, qvec=qvec, model=model,
+                                                  families=fams, fetch=fetch, params=params)
+                           if params.scope_index else (None, None))
+        hybrid = ranking.hybrid_params(lucene=lucene, qvec=qvec, model=model.name if model else None,
+                                       scope_id=scope_id, families=fams, statuses=statuses, fetch=fetch,
+                                       now=utcnow(), kind=kind, tier=tier, tag=tag, params=params,
+                                       min_cosine=embedding.min_cosine(model), ft_ids=ft_ids, vec_ids=vec_ids)
+        return await ranking.hybrid_search(tx, limit=limit, recall=recall, **hybrid)
+
+    return await graph.write(work)
 
 
 async def update(graph: Graph, scope_id: str, id: str, families: list[Family], body: _Write, *,

@@ -45,6 +45,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from neo4j import AsyncManagedTransaction
+
 from graph import recall
 from graph.driver import Graph
 from graph.errors import Invalid, NotFound
@@ -101,8 +103,13 @@ async def assemble(graph: Graph, scope_id: str, *, surface: str, query: str | No
                    params: ranking.RankingParams = ranking.DEFAULT) -> Context:
     """The arms of `surface` for `scope_id`, in one query; their rows count as recalls."""
     arms = list(SURFACES.get(surface, ()))
-    rec = await graph.write(assemble_tx, **await query_params(scope_id, surface=surface, query=query, limits=limits,
-                                                              embedder=embedder, params=params, graph=graph))
+
+    async def work(tx: Any) -> Any:
+        # The parameters (the scope index's version and ranking included) are made in this transaction.
+        return await assemble_tx(tx, **await query_params(scope_id, surface=surface, query=query, limits=limits,
+                                                          embedder=embedder, params=params, graph=tx))
+
+    rec = await graph.write(work)
     if rec is None or not rec["found"]:
         raise NotFound(f"no scope {scope_id}", code="scope_not_found")
     got = {x["arm"]: [Artifact.from_node(native_props(a)) for a in x["items"]] for x in rec["arms"]}
@@ -113,7 +120,7 @@ async def query_params(scope_id: str, *, surface: str, query: str | None = None,
                        limits: Mapping[str, int] | None = None,
                        embedder: embedding.Embedder | None | Any = embedding.CONFIGURED,
                        params: ranking.RankingParams = ranking.DEFAULT,
-                       graph: Graph | None = None) -> dict[str, Any]:
+                       graph: Graph | AsyncManagedTransaction | None = None) -> dict[str, Any]:
     """The parameters of context/assemble.cypher for one call (checked; the query embedded when a model is
     configured). Its oracle, context/assemble_reference.cypher, takes the same."""
     from service.artifacts import lucene_query  # the one Lucene escaper (imported late: no import cycle)

@@ -83,3 +83,60 @@ def test_vectors_are_ranked_exactly_with_the_models_cut() -> None:
     _, vec = copy.rank("x", [1.0, 0.0], ["knowledge"], 10, IndexParams(min_cosine=0.5))
     assert vec == []
     assert copy.vectors is not None and np.allclose(np.linalg.norm(copy.vectors[:3], axis=1), 1.0)
+
+
+# The plain formulas the scope index computed before its speed-ups (issue 14's bench at 100k rows): the fast
+# paths must give the very same floats and the very same order.
+def _plain_smooth(copy: ScopeCopy, scores: np.ndarray, weight: float, valid: np.ndarray,
+                  weight_2: float) -> np.ndarray:
+    base = np.where(valid, scores, 0.0)
+    pad = np.append(base, 0.0)
+    lent = weight * (pad[copy.prev] + pad[copy.next])
+    if weight_2:
+        lent = lent + weight_2 * (pad[copy.prev2] + pad[copy.next2])
+    return np.where(valid, scores + lent, scores)
+
+
+def _plain_top(scores: np.ndarray, mask: np.ndarray, fetch: int) -> list[int]:
+    cand = np.flatnonzero(mask)
+    order = np.lexsort((cand, -scores[cand]))
+    return [int(i) for i in cand[order[:fetch]]]
+
+
+_rows = st.lists(st.tuples(st.sampled_from(["episodic", "fact", "preference"]),
+                           st.sampled_from(["memory", "knowledge"]),
+                           st.lists(st.sampled_from(["lisbon", "tram", "may", "paint", "sunrise", "cat"]),
+                                    max_size=6)), min_size=1, max_size=60)
+
+
+@given(_rows, st.sampled_from([0.0, 0.5]), st.sampled_from([0.0, 0.25]), st.integers(1, 12),
+       st.lists(st.sampled_from(["lisbon", "tram", "paint", "dog"]), min_size=1, max_size=3),
+       st.lists(st.booleans(), min_size=60, max_size=60))
+def test_the_fast_paths_give_the_plain_formulas_floats_and_order(rows: list[tuple[str, str, list[str]]],
+                                                                w: float, w2: float, fetch: int,
+                                                                query: list[str], valid_bits: list[bool]) -> None:
+    copy = ScopeCopy.build((), None, [{"id": f"r{i}", "kind": k, "family": f, "content": " ".join(words)}
+                                      for i, (k, f, words) in enumerate(rows)])
+    n = len(rows)
+    bm = copy.bm25.scores(lexical.tokens(" ".join(query)))
+    lengths = copy.bm25.lengths
+    norm = copy.bm25.k1 * (1.0 - copy.bm25.b + copy.bm25.b * lengths / (copy.bm25.avg_length or 1.0))
+    assert np.array_equal(copy.bm25.norm, norm)
+    for valid in (np.ones(n, dtype=bool), np.array(valid_bits[:n])):
+        fast = copy._smooth(bm, w, valid, w2)
+        assert np.array_equal(fast, _plain_smooth(copy, bm, w, valid, w2) if (w or w2) else bm)
+    fam = copy.family_mask(["memory"])
+    assert np.array_equal(fam, np.array([f == "memory" for _, f, _ in rows]))
+    smoothed = copy._smooth(bm, w, np.ones(n, dtype=bool), w2)
+    ties = np.round(smoothed, 1)  # many equal scores: the tie-break by position must hold too
+    for scores in (smoothed, ties):
+        mask = fam & (scores > 0)
+        assert copy._top(scores, mask, fetch) == _plain_top(scores, mask, fetch)
+
+
+@given(st.lists(st.integers(0, 8), min_size=1, max_size=300), st.integers(1, 40), st.integers(0, 2**32 - 1))
+def test_the_top_k_cut_keeps_the_plain_sorts_answer(levels: list[int], fetch: int, seed: int) -> None:
+    rnd = np.random.default_rng(seed)
+    scores = np.array(levels, dtype=np.float64) * 0.37  # few distinct values: ties at the cut are the rule
+    mask = rnd.random(len(levels)) < 0.8
+    assert ScopeCopy._top(scores, mask, fetch) == _plain_top(scores, mask, fetch)
