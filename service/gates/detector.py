@@ -15,7 +15,7 @@ import json
 import math
 import re
 from functools import cache
-from itertools import chain, repeat
+from itertools import chain, filterfalse, repeat
 from pathlib import Path
 
 from service.gates import normal
@@ -31,7 +31,6 @@ WIDE_WEIGHT = 3  # one CJK character says about what a short English word does
 _TOKEN = re.compile(r"[a-z0-9]+|[\u3400-\u9fff\uf900-\ufaff]|[^\sa-z0-9\u3400-\u9fff\uf900-\ufaff]")
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g"})
 _PUNCT = re.compile(r"[^a-z0-9\u3400-\u9fff\uf900-\ufaff]")
-_KEPT = re.compile(r"[a-z0-9\u3400-\u9fff\uf900-\ufaff]")  # what `_PUNCT` leaves out
 _MIXED = re.compile(r"(?=[a-z]*[0-9])(?=[0-9]*[a-z])[a-z0-9]+")
 
 
@@ -55,6 +54,13 @@ _MIX_SHAPE = bytes(97 if 97 <= c <= 122 else 100 if 48 <= c <= 57 else 32 for c 
 
 
 _RUNS = re.compile(r"([a-z0-9]+)")
+_NOT_MARKS = frozenset(" \t\n\r\x0b\x0c0123456789abcdefghijklmnopqrstuvwxyz")
+
+
+def _marks(folded: str) -> set[str]:
+    """The characters of `folded` that `_PUNCT` matches and that are not whitespace (one test per distinct
+    character; most of ASCII taken out in C first)."""
+    return set(filter(_PUNCT.fullmatch, filterfalse(str.isspace, set(folded).difference(_NOT_MARKS))))
 
 
 def _tokens(folded: str, shape: bytes) -> list[str]:
@@ -81,15 +87,15 @@ def features(text: str, norm: normal.Normal | None = None) -> set[str]:
         # A mixture (`_MIXED`) is an ASCII alphanumeric token that is neither all letters nor all digits: the str
         # predicates say so without a regex call per token (tests/unit/test_detector.py holds them equal), asked
         # once per distinct token; the list is then rewritten in C.
-        leet = {t: t.translate(_LEET) for t in distinct
-                if t.isascii() and t.isalnum() and not t.isalpha() and not t.isdigit()}
+        leet = {t: t.translate(_LEET) for t in filterfalse(str.isalpha, distinct)  # a mixture is not all letters
+                if t.isascii() and t.isalnum() and not t.isdigit()}
         toks = list(map(leet.get, toks, toks))
         distinct = set(toks)
     # Punctuation marks count only next to something (in pairs): alone they say more about the format (JSON,
-    # code) than about intent. Tested once per distinct token, in C: a token is a mark exactly when its first
-    # character is not one `_KEPT` holds (the others start with a letter, a digit or a CJK character). The set is
-    # built in the same order as the set comprehension it replaces, so it iterates (and `score` sums) the same.
-    out = set(filter(_KEPT.match, distinct))
+    # code) than about intent. The marks are the text's distinct characters `_PUNCT` matches but whitespace (a
+    # token is one exactly when it is such a character); the set of the others is built in the same order as the
+    # set comprehension it replaces (the same insertions into a new set), so it iterates (and `score` sums) the same.
+    out = set(filterfalse(_marks(folded).__contains__, distinct))
     out.update(map(" ".join, zip(toks, toks[1:], strict=False)))
     return out
 

@@ -26,8 +26,9 @@ import binascii
 import codecs
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import filterfalse
+from itertools import chain, filterfalse
 
 from service.gates import literals
 from service.gates.normal import Normal, normalize
@@ -165,7 +166,14 @@ def _unicode_class(cp: int) -> str:
     raise AssertionError(f"U+{cp:04X} matched _SUSPECT but no class")  # unreachable
 
 
+# ASCII's suspects are the control characters but tab, line feed and carriage return; deleting every other byte
+# leaves nothing from a clean ASCII text (`str.isascii` is O(1)), in C, where a character-class scan is not cheap.
+_ASCII_CLEAN = bytes(c for c in range(128) if not _SUSPECT.match(chr(c)))
+
+
 def _scan_invisible(text: str) -> ThreatHit | None:
+    if text.isascii() and not text.encode("ascii").translate(None, _ASCII_CLEAN):
+        return None
     skip_until = 0  # end of an accepted subdivision-flag tag sequence
     for m in _CANDIDATE.finditer(text):
         i = m.start()
@@ -321,12 +329,15 @@ class _Alternative:
     needs: tuple[frozenset[str], ...]  # every match contains one string of each set (service/gates/literals.py)
     starts: frozenset[str] | None  # every match starts with one of these (None: unknown)
 
-    def search(self, folded: str, probed: str) -> re.Match[str] | None:
-        """`self.regex.search(folded)`, trying only the positions where a match can start."""
+    def search(self, folded: str, probed: str, has: Callable[[str], bool]) -> re.Match[str] | None:
+        """`self.regex.search(folded)`, trying only the positions where a match can start. `has(lit)` is False only
+        for a literal absent from `probed` (its occurrences are not looked for)."""
         if self.starts is None:
             return self.regex.search(folded)
         at: set[int] = set()
         for lit in self.starts:
+            if not has(lit):
+                continue
             i = probed.find(lit)
             while i >= 0:
                 at.add(i)
@@ -344,11 +355,14 @@ _ALTERNATIVES = tuple(_Alternative(name, re.compile(alt, _FLAGS), literals.neces
                       for name, alts in _FAMILIES.items() for alt in alts)
 
 
-# The words of `_search`: every necessary literal lies within one word of any text it occurs in (it holds no
-# whitespace, and no NUL, which joins the words: tests/unit/test_scan_equivalence.py). An ASCII literal is looked
-# for in the words encoded one byte per character, where a non-ASCII character is "?": found there wherever it is
-# in the words; a "?" can make it seem present where it is not, which only runs its regex (that answers).
-_LITERALS = frozenset(lit for alt in _ALTERNATIVES for need in alt.needs for lit in need)
+# The literals `_search` looks for in the text's words: those without whitespace and NUL (which joins the words)
+# lie within one word of any text they occur in — today all of them, necessary and start literals alike; any other
+# is looked for in the text. An ASCII literal is looked for in the words encoded one byte per character, where a
+# non-ASCII character is "?": found there wherever it is in the words; a "?" can make it seem present where it
+# is not, which only runs its regex (that answers).
+_LITERALS = frozenset(chain.from_iterable(
+    (lit, lit[0]) for alt in _ALTERNATIVES for need in (*alt.needs, alt.starts or ()) for lit in need
+    if "\x00" not in lit and not any(ch.isspace() for ch in lit)))  # with their first characters
 _ASCII_LITERALS = {lit: lit.encode() for lit in _LITERALS if lit.isascii()}
 
 _PREFILTER_FROM = 48  # characters; below, one alternation search is cheaper than the prefilter's loop
@@ -370,6 +384,20 @@ def _search(folded: str) -> tuple[str, int] | None:
     words = "\x00".join(set(text.split()))
     ascii_words = words.encode("ascii", "replace")  # ASCII literals: the same test on one byte per character
     present: dict[str, bool] = {}
+
+    def has(lit: str) -> bool:  # False only when `lit` is not in `text`
+        hit = present.get(lit)
+        if hit is None:
+            if lit not in _LITERALS:  # a start literal that may hold a blank: the text itself
+                hit = lit in text
+            elif len(lit) > 1 and not has(lit[0]):  # its first character first: one cheap search, shared by many
+                hit = False
+            else:
+                b = _ASCII_LITERALS.get(lit)
+                hit = b in ascii_words if b is not None else lit in words
+            present[lit] = hit
+        return hit
+
     best: tuple[str, int] | None = None
     for alt in _ALTERNATIVES:
         possible = True
@@ -377,8 +405,7 @@ def _search(folded: str) -> tuple[str, int] | None:
             for lit in need:
                 hit = present.get(lit)
                 if hit is None:
-                    b = _ASCII_LITERALS.get(lit)
-                    hit = present[lit] = (b in ascii_words) if b is not None else lit in words
+                    hit = has(lit)
                 if hit:
                     break
             else:
@@ -386,7 +413,7 @@ def _search(folded: str) -> tuple[str, int] | None:
                 break
         if not possible:
             continue
-        m = alt.search(folded, text)
+        m = alt.search(folded, text, has)
         if m is not None and (best is None or m.start() < best[1]):
             best = (alt.family, m.start())
     return best
@@ -524,6 +551,7 @@ _LOWER = "abcdefghijklmnopqrstuvwxyz"
 # (non-ASCII characters among them, some of which are word characters: again a "maybe" only) to a space.
 _SPACED_SHAPE = _shape((_LOWER + _LOWER.upper() + "0123456789", b"a"), (" .-_*|/", b"s"))
 _BASE64_SHAPE = _shape((_LOWER + _LOWER.upper() + "0123456789+/", b"a"))
+_LEET_MARKS = _shape((_LOWER, b"a"), ("0123456789@$", b"d"))
 _LEET_SHAPE = bytes(c if chr(c) in _LOWER + "0123456789@$" else 32 for c in range(256))
 _LEET_BYTES = bytes.maketrans(bytes(_LEET), "".join(map(str, _LEET.values())).encode())
 _LEET_KEYWORDS_BYTES = frozenset(k.encode() for k in _LEET_KEYWORDS)
@@ -538,8 +566,13 @@ def _maybe_spaced(shape: bytes) -> bool:
 
 
 def _leet_keyword(folded: str) -> bool:
-    """`any(not w.isalpha() and w.translate(_LEET) in _LEET_KEYWORDS for w in _LEET_WORD.findall(folded))`."""
-    words = _ascii(folded).translate(_LEET_SHAPE).split()
+    """`any(not w.isalpha() and w.translate(_LEET) in _LEET_KEYWORDS for w in _LEET_WORD.findall(folded))`. Such a
+    word has four characters or more, one of them a digit, "@" or "$": one next to a letter or another of them."""
+    encoded = _ascii(folded)
+    shape = encoded.translate(_LEET_MARKS)
+    if b"ad" not in shape and b"da" not in shape and b"dd" not in shape:
+        return False
+    words = encoded.translate(_LEET_SHAPE).split()
     return any(w.translate(_LEET_BYTES) in _LEET_KEYWORDS_BYTES for w in filterfalse(bytes.isalpha, words))
 _ROT13 = re.compile(r"\brot[\s\-_]?13\b")
 _MAX_DECODED = 64 * 1024
@@ -553,7 +586,7 @@ def _views(text: str, nfkc: str, folded: str) -> list[str]:
         out.append(_fold(_SPACED.sub(lambda m: _SEPARATORS.sub("", m.group()), nfkc)))
     if _leet_keyword(folded):
         out.append(_LEET_WORD.sub(lambda m: m.group().translate(_LEET), folded))
-    if _LOOKALIKE.search(folded) and _MIXED_SCRIPT.search(folded):  # the one-class scan first: most text has none
+    if not folded.isascii() and _LOOKALIKE.search(folded) and _MIXED_SCRIPT.search(folded):  # the one-class scan first: most text has none
         out.append(folded.translate(_HOMOGLYPHS))
     if "rot" in folded and _ROT13.search(folded):
         out.append(codecs.decode(folded, "rot13"))
