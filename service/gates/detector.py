@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Iterable
 from functools import cache
 from itertools import chain, filterfalse, repeat
 from pathlib import Path
@@ -69,10 +70,11 @@ def _tokens(folded: str, shape: bytes) -> list[str]:
     character by character (all in C: `re.split`, `str.split`, `itertools.chain`) beats a regex match per token."""
     if 2 * (len(shape) - shape.count(b" ")) >= len(shape):  # mostly ASCII letters and digits: one findall
         return _TOKEN.findall(folded)
-    parts: list[object] = _RUNS.split(folded)  # other text, run, other text, run, ..., other text
-    parts[0::2] = map("".join, map(str.split, parts[0::2]))  # other text without whitespace: one token a character
-    parts[1::2] = zip(parts[1::2])  # each run in a 1-tuple: one token
-    return list(chain.from_iterable(parts))  # type: ignore[arg-type]
+    split = _RUNS.split(folded)  # other text, run, other text, run, ..., other text
+    parts: list[Iterable[str]] = [()] * len(split)
+    parts[0::2] = map("".join, map(str.split, split[0::2]))  # other text without whitespace: one token a character
+    parts[1::2] = zip(split[1::2])  # each run in a 1-tuple: one token
+    return list(chain.from_iterable(parts))
 
 
 def features(text: str, norm: normal.Normal | None = None) -> set[str]:

@@ -509,7 +509,8 @@ _SPACED = re.compile(r"(?<![a-z][ .\-_*|/])(?:[a-z][ .\-_*|/]){2,}[a-z]\b")
 # Whether `_SPACED` matches anywhere (the view's trigger), found from the first separator of a spaced run instead
 # of from every letter: a character class first, which the regex engine skips to in C. Same look-behind rule, so
 # the same runs qualify (tests/unit/test_scan_equivalence.py).
-_SPACED_ANY = re.compile(r"[ .\-_*|/](?<=[a-z][ .\-_*|/])(?<![a-z][ .\-_*|/][a-z][ .\-_*|/])(?:[a-z][ .\-_*|/])+[a-z]\b")
+_SEP = r"[ .\-_*|/]"
+_SPACED_ANY = re.compile(rf"{_SEP}(?<=[a-z]{_SEP})(?<![a-z]{_SEP}[a-z]{_SEP})(?:[a-z]{_SEP})+[a-z]\b")
 _SEPARATORS = re.compile(r"[ .\-_*·|/]")
 # Maximal runs of word characters (the keyword check keeps those with a digit). Not `[a-z]*[0-9@$]…`: on a long
 # run of letters without a digit that form backtracks over the whole run from every start (quadratic time).
@@ -586,7 +587,8 @@ def _views(text: str, nfkc: str, folded: str) -> list[str]:
         out.append(_fold(_SPACED.sub(lambda m: _SEPARATORS.sub("", m.group()), nfkc)))
     if _leet_keyword(folded):
         out.append(_LEET_WORD.sub(lambda m: m.group().translate(_LEET), folded))
-    if not folded.isascii() and _LOOKALIKE.search(folded) and _MIXED_SCRIPT.search(folded):  # the one-class scan first: most text has none
+    # ASCII has no look-alike letter (isascii is O(1)); then the one-class scan: most text has none.
+    if not folded.isascii() and _LOOKALIKE.search(folded) and _MIXED_SCRIPT.search(folded):
         out.append(folded.translate(_HOMOGLYPHS))
     if "rot" in folded and _ROT13.search(folded):
         out.append(codecs.decode(folded, "rot13"))
