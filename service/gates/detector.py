@@ -64,12 +64,17 @@ def _marks(folded: str) -> set[str]:
     return set(filter(_PUNCT.fullmatch, filterfalse(str.isspace, set(folded).difference(_NOT_MARKS))))
 
 
+# `_TOKEN` written shorter, with the same matches: at a letter or digit the run alternative wins; any other
+# character that is not whitespace is a token of its own, CJK or not.
+_TOKEN_FAST = re.compile(r"[a-z0-9]+|\S")
+
+
 def _tokens(folded: str, shape: bytes) -> list[str]:
     """`_TOKEN.findall(folded)`. Its tokens are the runs of [a-z0-9] and every other character but whitespace, one
     by one; where such characters are most of the text (Chinese, emoji), splitting at the runs and taking the rest
     character by character (all in C: `re.split`, `str.split`, `itertools.chain`) beats a regex match per token."""
     if 2 * (len(shape) - shape.count(b" ")) >= len(shape):  # mostly ASCII letters and digits: one findall
-        return _TOKEN.findall(folded)
+        return _TOKEN_FAST.findall(folded)
     split = _RUNS.split(folded)  # other text, run, other text, run, ..., other text
     parts: list[Iterable[str]] = [()] * len(split)
     parts[0::2] = map("".join, map(str.split, split[0::2]))  # other text without whitespace: one token a character
