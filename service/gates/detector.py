@@ -55,13 +55,11 @@ _MIX_SHAPE = bytes(97 if 97 <= c <= 122 else 100 if 48 <= c <= 57 else 32 for c 
 
 
 _RUNS = re.compile(r"([a-z0-9]+)")
-_NOT_MARKS = frozenset(" \t\n\r\x0b\x0c0123456789abcdefghijklmnopqrstuvwxyz")
-
-
-def _marks(folded: str) -> set[str]:
-    """The characters of `folded` that `_PUNCT` matches and that are not whitespace (one test per distinct
-    character; most of ASCII taken out in C first)."""
-    return set(filter(_PUNCT.fullmatch, filterfalse(str.isspace, set(folded).difference(_NOT_MARKS))))
+def _marks(distinct: set[str]) -> set[str]:
+    """The tokens of `distinct` that `_PUNCT` matches, the regex asked only of those that are not ASCII letters and
+    digits (those are runs, never a mark; `isalnum` and `isascii` sort them out in C)."""
+    alnum = list(filter(str.isalnum, distinct))
+    return set(filter(_PUNCT.fullmatch, chain(filterfalse(str.isalnum, distinct), filterfalse(str.isascii, alnum))))
 
 
 # `_TOKEN` written shorter, with the same matches: at a letter or digit the run alternative wins; any other
@@ -99,10 +97,9 @@ def features(text: str, norm: normal.Normal | None = None) -> set[str]:
         toks = list(map(leet.get, toks, toks))
         distinct = set(toks)
     # Punctuation marks count only next to something (in pairs): alone they say more about the format (JSON,
-    # code) than about intent. The marks are the text's distinct characters `_PUNCT` matches but whitespace (a
-    # token is one exactly when it is such a character); the set of the others is built in the same order as the
-    # set comprehension it replaces (the same insertions into a new set), so it iterates (and `score` sums) the same.
-    out = set(filterfalse(_marks(folded).__contains__, distinct))
+    # code) than about intent. The set of the other tokens is built in the same order as the set comprehension it
+    # replaces (the same insertions into a new set), so it iterates (and `score` sums) the same.
+    out = set(filterfalse(_marks(distinct).__contains__, distinct))
     out.update(map(" ".join, zip(toks, toks[1:], strict=False)))
     return out
 
