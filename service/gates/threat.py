@@ -381,8 +381,10 @@ def _search(folded: str) -> tuple[str, int] | None:
     # A literal without blanks that occurs in the text occurs inside one of its blank-free words, and one found in
     # the words joined by NUL (which no such literal holds) occurs in the text: the same answer from a string that
     # is a fraction of a long text's length (each distinct word once).
-    words = "\x00".join(set(text.split()))
+    distinct = set(text.split())
+    words = "\x00".join(distinct)
     ascii_words = words.encode("ascii", "replace")  # ASCII literals: the same test on one byte per character
+    wide_words = "\x00".join(filterfalse(str.isascii, distinct))  # the others can only be in a non-ASCII word
     present: dict[str, bool] = {}
 
     def has(lit: str) -> bool:  # False only when `lit` is not in `text`
@@ -394,7 +396,7 @@ def _search(folded: str) -> tuple[str, int] | None:
                 hit = False
             else:
                 b = _ASCII_LITERALS.get(lit)
-                hit = b in ascii_words if b is not None else lit in words
+                hit = b in ascii_words if b is not None else lit in wide_words
             present[lit] = hit
         return hit
 
@@ -530,6 +532,8 @@ _LOOKALIKE = re.compile(r"[\u0370-\u03ff\u0400-\u04ff\u0500-\u052f\u0250-\u02af\
 _MIXED_SCRIPT = re.compile(r"[a-z][\u0370-\u03ff\u0400-\u04ff\u0500-\u052f\u0250-\u02af\u0530-\u058f]|"
                            r"[\u0370-\u03ff\u0400-\u04ff\u0500-\u052f\u0250-\u02af\u0530-\u058f][a-z]")
 _BASE64 = re.compile(r"[A-Za-z0-9+/]{24,}={0,2}")
+_ROT13 = re.compile(r"\brot[\s\-_]?13\b")
+_MAX_DECODED = 64 * 1024
 
 
 def _shape(*classes: tuple[str, bytes]) -> bytes:
@@ -575,8 +579,6 @@ def _leet_keyword(folded: str) -> bool:
         return False
     words = encoded.translate(_LEET_SHAPE).split()
     return any(w.translate(_LEET_BYTES) in _LEET_KEYWORDS_BYTES for w in filterfalse(bytes.isalpha, words))
-_ROT13 = re.compile(r"\brot[\s\-_]?13\b")
-_MAX_DECODED = 64 * 1024
 
 
 def _views(text: str, nfkc: str, folded: str) -> list[str]:
