@@ -3,7 +3,10 @@ uni- and bigrams, trained by scripts/train_injection_detector.py from public cor
 scripts/injection_corpus.py), its weights in `detector_model.json` beside this file.
 
 `score(text)` is the probability that the text is an injection or jailbreak. Pure Python: one regex pass, a
-set of feature strings, one dict lookup each — well under a millisecond for a short text. Long texts are
+set of feature strings, one dict lookup each — well under a millisecond for a short text. The pipeline passes the
+NFKC + casefold the threat scan computed (service/gates/normal.py) instead of normalising the text again; every
+shortcut keeps the feature set and its iteration order, so the sum and the score are the same bit for bit
+(tests/unit/test_scan_equivalence.py). Long texts are
 scored on their first `HEAD` and last `TAIL` characters (the pattern layer and provenance gating see all of
 it). What the score decides (refuse / hold for an operator / pass) is service/pipeline.py's, with thresholds
 from the settings; there is no way to switch the detector off.
@@ -87,15 +90,14 @@ def features(text: str, norm: normal.Normal | None = None) -> set[str]:
     folded = norm.window() if norm is not None and norm.text is text else _fold(text)
     shape = folded.encode("ascii", "replace").translate(_MIX_SHAPE)
     toks = _tokens(folded, shape)
-    distinct = set(toks)
     if b"ad" in shape or b"da" in shape:  # without a letter next to a digit there is no mixture to read as leetspeak
         # A mixture (`_MIXED`) is an ASCII alphanumeric token that is neither all letters nor all digits: the str
         # predicates say so without a regex call per token (tests/unit/test_detector.py holds them equal), asked
-        # once per distinct token; the list is then rewritten in C.
-        leet = {t: t.translate(_LEET) for t in filterfalse(str.isalpha, distinct)  # a mixture is not all letters
+        # once per distinct token that is not all letters (`isalpha` in C); the list is then rewritten in C.
+        leet = {t: t.translate(_LEET) for t in set(filterfalse(str.isalpha, toks))
                 if t.isascii() and t.isalnum() and not t.isdigit()}
         toks = list(map(leet.get, toks, toks))
-        distinct = set(toks)
+    distinct = set(toks)
     # Punctuation marks count only next to something (in pairs): alone they say more about the format (JSON,
     # code) than about intent. The set of the other tokens is built in the same order as the set comprehension it
     # replaces (the same insertions into a new set), so it iterates (and `score` sums) the same.
