@@ -28,7 +28,7 @@ from graph.model import Family
 from service import observability
 from service.gates import detector
 from service.gates.quality import check_quality
-from service.gates.threat import scan
+from service.gates.threat import scan_normal
 
 HOLD_REASON = "suspected_injection"
 LEARNED_RULE = "learned.injection"
@@ -59,11 +59,12 @@ def configure(refuse_at: float | None, hold_at: float | None) -> Thresholds:
 
 def threat_decision(text: str, *, refuse_at: float | None = None, hold_at: float | None = None) -> str:
     """What the threat scan makes of one text: "refuse", "hold" or "pass" (for the evaluation script)."""
-    if scan(text) is not None:
+    hit, norm = scan_normal(text)
+    if hit is not None:
         return "refuse"
     if not detector.long_enough(text):
         return "pass"
-    p = detector.score(text)
+    p = detector.score(text, norm)
     if p >= (THRESHOLDS.refuse_at if refuse_at is None else refuse_at):
         return "refuse"
     return "hold" if p >= (THRESHOLDS.hold_at if hold_at is None else hold_at) else "pass"
@@ -106,7 +107,7 @@ def screen(candidates: Sequence[Candidate]) -> dict[int, float]:
     holds: dict[int, float] = {}
     for i, c in enumerate(candidates):
         for name, text in c.texts.items():
-            hit = scan(text)
+            hit, norm = scan_normal(text)  # NFKC + casefold once, for the scan and the detector
             if hit is not None:
                 raise GateRefusal("threat_pattern_detected", hit.rule_id, field_name=name, index=i,
                                   offset=hit.offset, content_sha256=c.fingerprint(),
@@ -114,7 +115,7 @@ def screen(candidates: Sequence[Candidate]) -> dict[int, float]:
                                           f"character {hit.offset}")
             if not detector.long_enough(text):
                 continue
-            p = detector.score(text)
+            p = detector.score(text, norm)
             if p >= limits.refuse_at:
                 raise GateRefusal("threat_pattern_detected", LEARNED_RULE, field_name=name, index=i, offset=None,
                                   content_sha256=c.fingerprint(),

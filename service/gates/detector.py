@@ -3,7 +3,10 @@ uni- and bigrams, trained by scripts/train_injection_detector.py from public cor
 scripts/injection_corpus.py), its weights in `detector_model.json` beside this file.
 
 `score(text)` is the probability that the text is an injection or jailbreak. Pure Python: one regex pass, a
-set of feature strings, one dict lookup each — well under a millisecond for a short text. Long texts are
+set of feature strings, one dict lookup each — well under a millisecond for a short text. The pipeline passes the
+NFKC + casefold the threat scan computed (service/gates/normal.py) instead of normalising the text again; every
+shortcut keeps the feature set and its iteration order, so the sum and the score are the same bit for bit
+(tests/unit/test_scan_equivalence.py). Long texts are
 scored on their first `HEAD` and last `TAIL` characters (the pattern layer and provenance gating see all of
 it). What the score decides (refuse / hold for an operator / pass) is service/pipeline.py's, with thresholds
 from the settings; there is no way to switch the detector off.
@@ -14,15 +17,17 @@ from __future__ import annotations
 import json
 import math
 import re
-import unicodedata
+from collections.abc import Iterable
 from functools import cache
-from itertools import repeat
+from itertools import chain, filterfalse, repeat
 from pathlib import Path
+
+from service.gates import normal
 
 __all__ = ["HEAD", "TAIL", "features", "long_enough", "recommended", "score"]
 
 MODEL = Path(__file__).with_name("detector_model.json")
-HEAD, TAIL = 4000, 1000
+HEAD, TAIL = normal.HEAD, normal.TAIL
 MIN_CHARS = 40  # shorter texts (tags, keys, titles, one-line notes) carry too little for the model
 _WIDE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")  # kana, CJK, hangul
 WIDE_WEIGHT = 3  # one CJK character says about what a short English word does
@@ -30,7 +35,6 @@ WIDE_WEIGHT = 3  # one CJK character says about what a short English word does
 _TOKEN = re.compile(r"[a-z0-9]+|[\u3400-\u9fff\uf900-\ufaff]|[^\sa-z0-9\u3400-\u9fff\uf900-\ufaff]")
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g"})
 _PUNCT = re.compile(r"[^a-z0-9\u3400-\u9fff\uf900-\ufaff]")
-_DIGIT = re.compile(r"[0-9]")
 _MIXED = re.compile(r"(?=[a-z]*[0-9])(?=[0-9]*[a-z])[a-z0-9]+")
 
 
@@ -45,24 +49,59 @@ def long_enough(text: str) -> bool:
 
 
 def _fold(text: str) -> str:
-    if len(text) > HEAD + TAIL:
-        text = text[:HEAD] + "\n" + text[-TAIL:]
-    return unicodedata.normalize("NFKC", text).casefold()
+    return normal.window(text)
 
 
-def features(text: str) -> set[str]:
+# Letters and digits to bytes "a" and "d" (everything else, and each non-ASCII character's "?", to a space): a
+# letter-digit mixture token exists exactly where a letter and a digit are neighbours.
+_MIX_SHAPE = bytes(97 if 97 <= c <= 122 else 100 if 48 <= c <= 57 else 32 for c in range(256))
+
+
+_RUNS = re.compile(r"([a-z0-9]+)")
+def _marks(distinct: set[str]) -> set[str]:
+    """The tokens of `distinct` that `_PUNCT` matches, the regex asked only of those that are not ASCII letters and
+    digits (those are runs, never a mark; `isalnum` and `isascii` sort them out in C)."""
+    alnum = list(filter(str.isalnum, distinct))
+    return set(filter(_PUNCT.fullmatch, chain(filterfalse(str.isalnum, distinct), filterfalse(str.isascii, alnum))))
+
+
+# `_TOKEN` written shorter, with the same matches: at a letter or digit the run alternative wins; any other
+# character that is not whitespace is a token of its own, CJK or not.
+_TOKEN_FAST = re.compile(r"[a-z0-9]+|\S")
+
+
+def _tokens(folded: str, shape: bytes) -> list[str]:
+    """`_TOKEN.findall(folded)`. Its tokens are the runs of [a-z0-9] and every other character but whitespace, one
+    by one; where such characters are most of the text (Chinese, emoji), splitting at the runs and taking the rest
+    character by character (all in C: `re.split`, `str.split`, `itertools.chain`) beats a regex match per token."""
+    if 2 * (len(shape) - shape.count(b" ")) >= len(shape):  # mostly ASCII letters and digits: one findall
+        return _TOKEN_FAST.findall(folded)
+    split = _RUNS.split(folded)  # other text, run, other text, run, ..., other text
+    parts: list[Iterable[str]] = [()] * len(split)
+    parts[0::2] = map("".join, map(str.split, split[0::2]))  # other text without whitespace: one token a character
+    parts[1::2] = zip(split[1::2])  # each run in a 1-tuple: one token
+    return list(chain.from_iterable(parts))
+
+
+def features(text: str, norm: normal.Normal | None = None) -> set[str]:
     """The feature strings of a text: tokens (latin words, single CJK characters), with letter-digit mixtures
-    also read as leetspeak, and adjacent token pairs (punctuation marks included)."""
-    folded = _fold(text)
-    toks = _TOKEN.findall(folded)
-    if _DIGIT.search(folded):  # without a digit there is no letter-digit mixture to read as leetspeak
+    also read as leetspeak, and adjacent token pairs (punctuation marks included). `norm`: the text's
+    `normal.normalize(text)` when the caller has it already (the pipeline shares it with the threat scan)."""
+    folded = norm.window() if norm is not None and norm.text is text else _fold(text)
+    shape = folded.encode("ascii", "replace").translate(_MIX_SHAPE)
+    toks = _tokens(folded, shape)
+    if b"ad" in shape or b"da" in shape:  # without a letter next to a digit there is no mixture to read as leetspeak
         # A mixture (`_MIXED`) is an ASCII alphanumeric token that is neither all letters nor all digits: the str
-        # predicates say so without a regex call per token (tests/unit/test_detector.py holds them equal).
-        toks = [t.translate(_LEET) if t.isascii() and t.isalnum() and not t.isalpha() and not t.isdigit() else t
-                for t in toks]
+        # predicates say so without a regex call per token (tests/unit/test_detector.py holds them equal), asked
+        # once per distinct token that is not all letters (`isalpha` in C); the list is then rewritten in C.
+        leet = {t: t.translate(_LEET) for t in set(filterfalse(str.isalpha, toks))
+                if t.isascii() and t.isalnum() and not t.isdigit()}
+        toks = list(map(leet.get, toks, toks))
+    distinct = set(toks)
     # Punctuation marks count only next to something (in pairs): alone they say more about the format (JSON,
-    # code) than about intent. Tested once per distinct token.
-    out = {t for t in set(toks) if not _PUNCT.fullmatch(t)}
+    # code) than about intent. The set of the other tokens is built in the same order as the set comprehension it
+    # replaces (the same insertions into a new set), so it iterates (and `score` sums) the same.
+    out = set(filterfalse(_marks(distinct).__contains__, distinct))
     out.update(map(" ".join, zip(toks, toks[1:], strict=False)))
     return out
 
@@ -80,10 +119,10 @@ def _model() -> tuple[float, dict[str, float]]:
     return float(data["bias"]), {k: float(v) for k, v in data["weights"].items()}
 
 
-def score(text: str) -> float:
-    """P(injection) for `text`, in [0, 1]. Never raises for a str."""
+def score(text: str, norm: normal.Normal | None = None) -> float:
+    """P(injection) for `text`, in [0, 1]. Never raises for a str. `norm`: as for `features`."""
     bias, weights = _model()
-    feats = features(text)
+    feats = features(text, norm)
     if not feats:
         return 1.0 / (1.0 + math.exp(-bias))
     z = bias + sum(map(weights.get, feats, repeat(0.0))) / math.sqrt(len(feats))

@@ -46,7 +46,10 @@ _FIXABLE = re.compile("[" + "".join(re.escape(chr(c)) for c in CASE_FIXES) + "]"
 
 def probe(text: str) -> str:
     """The text as the literal check reads it (call on the casefolded text the patterns search). Translated only
-    when it holds a character to fix: one character-class scan, where `translate` looks up every character."""
+    when it holds a character to fix: one character-class scan, where `translate` looks up every character. An
+    ASCII text's only characters to fix are A-Z: `lower()` (in C, no scan first)."""
+    if text.isascii():
+        return text.lower()
     return text.translate(CASE_FIXES) if _FIXABLE.search(text) else text
 
 

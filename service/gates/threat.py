@@ -15,6 +15,12 @@ holds a line break, so line-anchored rules still work. On a hit the offset is
 the raw text's own match when it has one, else mapped back through a
 character-wise fold; if that does not reproduce the match, the offset is 0.
 
+Speed (issue 17): the NFKC + casefold is computed once and shared with the learned detector (`scan_normal`,
+service/gates/normal.py); the whitespace fold, the view triggers and the literal prefilter's look-ups run in C (str
+and bytes methods); emoji presentation selectors and joiners that the invisible-Unicode loop would pass are passed
+by its regex. Each shortcut gives exactly the answer of the code it replaced (the same hit, the same offset), held
+to a verbatim copy of that code by tests/unit/test_scan_equivalence.py.
+
 Judgement calls: U+00AD, U+180E and U+034F count as ``unicode.zero_width``;
 the deprecated format controls U+206A-206F count as ``unicode.bidi_control``.
 """
@@ -26,11 +32,14 @@ import binascii
 import codecs
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import chain, filterfalse
 
 from service.gates import literals
+from service.gates.normal import Normal, normalize
 
-__all__ = ["RULE_IDS", "ThreatHit", "scan"]
+__all__ = ["RULE_IDS", "ThreatHit", "scan", "scan_normal"]
 
 DETECTOR_UNICODE = "invisible_unicode"
 DETECTOR_INJECTION = "injection_pattern"
@@ -136,6 +145,26 @@ def _flag_end(text: str, i: int) -> int:
     return j + 1 if j > i and text[j:j + 1] == _CANCEL_TAG else 0
 
 
+def _class(ranges: _Ranges) -> str:
+    return "".join(f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in ranges)
+
+
+# The suspects the loop below would pass in any case, recognised in C so that emoji-rich text does not pay a Python
+# iteration per presentation selector and joiner: FE0E/FE0F right after an emoji that is not itself a modifier, or
+# in a keycap ([0-9#*] FE0F 20E3) — `_presentation_ok`; a ZWJ after an emoji and up to _MAX_SKIP modifiers, before
+# an emoji — `_emoji_join` (one fixed-width look-behind per number of modifiers). Every other suspect (tags, a
+# leading BOM, joiners between letters, everything flagged) still goes through the loop, which alone decides; the
+# positions left out are ones where it would `continue` whatever its state (`skip_until` moves only at tags).
+_EMOJI_ALL = tuple(sorted([*((cp, cp) for cp in _EMOJI_EXTRA), *_EMOJI_RANGES]))
+_MODIFIERS = ((0xFE0E, 0xFE0F), (0x1F3FB, 0x1F3FF))
+_EMOJI_BASE = tuple(sorted([(lo, hi) for lo, hi in _EMOJI_ALL if hi < 0x1F3FB or lo > 0x1F3FF]
+                           + [(0x1F000, 0x1F3FA), (0x1F400, 0x1FAFF)]))  # emoji minus the skin tones
+_E, _M, _F = f"[{_class(_EMOJI_BASE)}]", f"[{_class(_MODIFIERS)}]", f"[{_class(_EMOJI_ALL)}]"
+_PASSED = "|".join([f"(?<={_E}[\ufe0e\ufe0f])", "(?<=[0-9#*][\ufe0e\ufe0f])(?=\u20e3)",
+                    *(f"(?<={_E}{_M * k}\u200d)(?={_F})" for k in range(_MAX_SKIP + 1))])
+_CANDIDATE = re.compile(f"{_SUSPECT.pattern}(?!{_PASSED})")
+
+
 def _unicode_class(cp: int) -> str:
     for name, ranges in _UNICODE_CLASSES:
         if any(lo <= cp <= hi for lo, hi in ranges):
@@ -143,9 +172,16 @@ def _unicode_class(cp: int) -> str:
     raise AssertionError(f"U+{cp:04X} matched _SUSPECT but no class")  # unreachable
 
 
+# ASCII's suspects are the control characters but tab, line feed and carriage return; deleting every other byte
+# leaves nothing from a clean ASCII text (`str.isascii` is O(1)), in C, where a character-class scan is not cheap.
+_ASCII_CLEAN = bytes(c for c in range(128) if not _SUSPECT.match(chr(c)))
+
+
 def _scan_invisible(text: str) -> ThreatHit | None:
+    if text.isascii() and not text.encode("ascii").translate(None, _ASCII_CLEAN):
+        return None
     skip_until = 0  # end of an accepted subdivision-flag tag sequence
-    for m in _SUSPECT.finditer(text):
+    for m in _CANDIDATE.finditer(text):
         i = m.start()
         if i < skip_until:
             continue
@@ -299,12 +335,15 @@ class _Alternative:
     needs: tuple[frozenset[str], ...]  # every match contains one string of each set (service/gates/literals.py)
     starts: frozenset[str] | None  # every match starts with one of these (None: unknown)
 
-    def search(self, folded: str, probed: str) -> re.Match[str] | None:
-        """`self.regex.search(folded)`, trying only the positions where a match can start."""
+    def search(self, folded: str, probed: str, has: Callable[[str], bool]) -> re.Match[str] | None:
+        """`self.regex.search(folded)`, trying only the positions where a match can start. `has(lit)` is False only
+        for a literal absent from `probed` (its occurrences are not looked for)."""
         if self.starts is None:
             return self.regex.search(folded)
         at: set[int] = set()
         for lit in self.starts:
+            if not has(lit):
+                continue
             i = probed.find(lit)
             while i >= 0:
                 at.add(i)
@@ -322,6 +361,16 @@ _ALTERNATIVES = tuple(_Alternative(name, re.compile(alt, _FLAGS), literals.neces
                       for name, alts in _FAMILIES.items() for alt in alts)
 
 
+# The literals `_search` looks for in the text's words: those without whitespace and NUL (which joins the words)
+# lie within one word of any text they occur in — today all of them, necessary and start literals alike; any other
+# is looked for in the text. An ASCII literal is looked for in the words encoded one byte per character, where a
+# non-ASCII character is "?": found there wherever it is in the words; a "?" can make it seem present where it
+# is not, which only runs its regex (that answers).
+_LITERALS = frozenset(chain.from_iterable(
+    (lit, lit[0]) for alt in _ALTERNATIVES for need in (*alt.needs, alt.starts or ()) for lit in need
+    if "\x00" not in lit and not any(ch.isspace() for ch in lit)))  # with their first characters
+_ASCII_LITERALS = {lit: lit.encode() for lit in _LITERALS if lit.isascii()}
+
 _PREFILTER_FROM = 48  # characters; below, one alternation search is cheaper than the prefilter's loop
 
 
@@ -335,7 +384,28 @@ def _search(folded: str) -> tuple[str, int] | None:
         m = _INJECTION.search(folded)
         return (str(m.lastgroup), m.start()) if m else None
     text = literals.probe(folded)
+    # A literal without blanks that occurs in the text occurs inside one of its blank-free words, and one found in
+    # the words joined by NUL (which no such literal holds) occurs in the text: the same answer from a string that
+    # is a fraction of a long text's length (each distinct word once).
+    distinct = set(text.split())
+    words = "\x00".join(distinct)
+    ascii_words = words.encode("ascii", "replace")  # ASCII literals: the same test on one byte per character
+    wide_words = "\x00".join(filterfalse(str.isascii, distinct))  # the others can only be in a non-ASCII word
     present: dict[str, bool] = {}
+
+    def has(lit: str) -> bool:  # False only when `lit` is not in `text`
+        hit = present.get(lit)
+        if hit is None:
+            if lit not in _LITERALS:  # a start literal that may hold a blank: the text itself
+                hit = lit in text
+            elif len(lit) > 1 and not has(lit[0]):  # its first character first: one cheap search, shared by many
+                hit = False
+            else:
+                b = _ASCII_LITERALS.get(lit)
+                hit = b in ascii_words if b is not None else lit in wide_words
+            present[lit] = hit
+        return hit
+
     best: tuple[str, int] | None = None
     for alt in _ALTERNATIVES:
         possible = True
@@ -343,7 +413,7 @@ def _search(folded: str) -> tuple[str, int] | None:
             for lit in need:
                 hit = present.get(lit)
                 if hit is None:
-                    hit = present[lit] = lit in text
+                    hit = has(lit)
                 if hit:
                     break
             else:
@@ -351,7 +421,7 @@ def _search(folded: str) -> tuple[str, int] | None:
                 break
         if not possible:
             continue
-        m = alt.search(folded, text)
+        m = alt.search(folded, text, has)
         if m is not None and (best is None or m.start() < best[1]):
             best = (alt.family, m.start())
     return best
@@ -361,12 +431,28 @@ _LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
 _LB = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 _H_RUN = re.compile(rf"[^\S{_LB}]+")  # whitespace without a line break
 _LB_RUN = re.compile(rf" ?(?:[{_LB}] ?)+")  # after _H_RUN: a run that holds a line break (linear: no overlap)
+_LB_CHAR = re.compile(f"[{_LB}]")
 
 
 def _collapse(nfkc: str) -> str:
-    """Whitespace runs to " ", or to a line break when the run holds one (two substitutions without a Python
-    callback per run: the same result as one pass over whitespace runs deciding each)."""
-    return _LB_RUN.sub("\n", _H_RUN.sub(" ", nfkc))
+    """Whitespace runs to " ", or to a line break when the run holds one: the result of the two substitutions
+    `_LB_RUN.sub("\\n", _H_RUN.sub(" ", nfkc))`, built from str methods that run in C (no regex pass, no Python
+    step per run or line). The line-break characters are exactly those `str.splitlines` splits at, so inside a
+    line every run is blank and becomes one space (`" ".join(line.split())`, which also drops the line's own leading
+    and trailing blanks); lines left empty were inside a run holding a line break, and the lines left join with
+    one "\\n" each. Only the text's own leading and trailing runs are put back by hand."""
+    if not nfkc:
+        return nfkc
+    core = "\n".join(filter(None, map(" ".join, map(str.split, nfkc.splitlines()))))
+    lead = len(nfkc) - len(nfkc.lstrip())
+    if lead == len(nfkc):  # all whitespace: one run
+        return "\n" if _LB_CHAR.search(nfkc) else " "
+    trail = len(nfkc) - len(nfkc.rstrip())
+    if lead:
+        core = ("\n" if _LB_CHAR.search(nfkc, 0, lead) else " ") + core
+    if trail:
+        core += "\n" if _LB_CHAR.search(nfkc, len(nfkc) - trail) else " "
+    return core
 
 
 def _fold(text: str) -> str:
@@ -428,6 +514,11 @@ def _scan_injection(text: str, folded: str) -> ThreatHit | None:
 # Only from the start of a spaced run (the look-behind): tried from every letter inside a run, the greedy group
 # backtracks over the rest of it each time — quadratic on "a_a_a_…" (9 s for 32 KB).
 _SPACED = re.compile(r"(?<![a-z][ .\-_*|/])(?:[a-z][ .\-_*|/]){2,}[a-z]\b")
+# Whether `_SPACED` matches anywhere (the view's trigger), found from the first separator of a spaced run instead
+# of from every letter: a character class first, which the regex engine skips to in C. Same look-behind rule, so
+# the same runs qualify (tests/unit/test_scan_equivalence.py).
+_SEP = r"[ .\-_*|/]"
+_SPACED_ANY = re.compile(rf"{_SEP}(?<=[a-z]{_SEP})(?<![a-z]{_SEP}[a-z]{_SEP})(?:[a-z]{_SEP})+[a-z]\b")
 _SEPARATORS = re.compile(r"[ .\-_*·|/]")
 # Maximal runs of word characters (the keyword check keeps those with a digit). Not `[a-z]*[0-9@$]…`: on a long
 # run of letters without a digit that form backtracks over the whole run from every start (quadratic time).
@@ -451,20 +542,66 @@ _ROT13 = re.compile(r"\brot[\s\-_]?13\b")
 _MAX_DECODED = 64 * 1024
 
 
+def _shape(*classes: tuple[str, bytes]) -> bytes:
+    """A bytes.translate table: each byte of a class's characters to that class's letter, every other byte
+    (and "?", which `encode("ascii", "replace")` puts for each non-ASCII character) to a space."""
+    table = bytearray(b" " * 256)
+    for chars, letter in classes:
+        for ch in chars:
+            table[ord(ch)] = letter[0]
+    return bytes(table)
+
+
+# Trigger checks in C for the views below: the text encoded one byte per character (non-ASCII as "?", which no
+# class here holds) and mapped to character classes, then a substring search. Each is a necessary condition of
+# its regex matching (a `_BASE64` match holds 24 characters of its alphabet in a row), which then runs as before;
+# the leetspeak words are the maximal runs of `_LEET_WORD`'s characters, split in C.
+_LOWER = "abcdefghijklmnopqrstuvwxyz"
+# `_SPACED` needs letter, separator, letter, separator, letter and then no word character: word characters that
+# can be ASCII to "a", separators to "s" ("_" too, though it is a word character: a false "maybe" only), the rest
+# (non-ASCII characters among them, some of which are word characters: again a "maybe" only) to a space.
+_SPACED_SHAPE = _shape((_LOWER + _LOWER.upper() + "0123456789", b"a"), (" .-_*|/", b"s"))
+_BASE64_SHAPE = _shape((_LOWER + _LOWER.upper() + "0123456789+/", b"a"))
+_LEET_MARKS = _shape((_LOWER, b"a"), ("0123456789@$", b"d"))
+_LEET_SHAPE = bytes(c if chr(c) in _LOWER + "0123456789@$" else 32 for c in range(256))
+_LEET_BYTES = bytes.maketrans(bytes(_LEET), "".join(map(str, _LEET.values())).encode())
+_LEET_KEYWORDS_BYTES = frozenset(k.encode() for k in _LEET_KEYWORDS)
+
+
+def _ascii(text: str) -> bytes:
+    return text.encode("ascii", "replace")
+
+
+def _maybe_spaced(shape: bytes) -> bool:
+    return b"asasas" in shape or b"asasa " in shape or shape.endswith(b"asasa")
+
+
+def _leet_keyword(folded: str) -> bool:
+    """`any(not w.isalpha() and w.translate(_LEET) in _LEET_KEYWORDS for w in _LEET_WORD.findall(folded))`. Such a
+    word has four characters or more, one of them a digit, "@" or "$": one next to a letter or another of them."""
+    encoded = _ascii(folded)
+    shape = encoded.translate(_LEET_MARKS)
+    if b"ad" not in shape and b"da" not in shape and b"dd" not in shape:
+        return False
+    words = encoded.translate(_LEET_SHAPE).split()
+    return any(w.translate(_LEET_BYTES) in _LEET_KEYWORDS_BYTES for w in filterfalse(bytes.isalpha, words))
+
+
 def _views(text: str, nfkc: str, folded: str) -> list[str]:
     """The de-obfuscated views worth scanning: each only when its trigger is present, and only when it can differ
     from the folded text where it matters (a leetspeak view needs a keyword spelled with a digit, @ or $)."""
     out: list[str] = []
-    if _SPACED.search(nfkc):
+    if _maybe_spaced(_ascii(nfkc).translate(_SPACED_SHAPE)) and _SPACED_ANY.search(nfkc):
         out.append(_fold(_SPACED.sub(lambda m: _SEPARATORS.sub("", m.group()), nfkc)))
-    if any(not w.isalpha() and w.translate(_LEET) in _LEET_KEYWORDS for w in _LEET_WORD.findall(folded)):
+    if _leet_keyword(folded):
         out.append(_LEET_WORD.sub(lambda m: m.group().translate(_LEET), folded))
-    if _LOOKALIKE.search(folded) and _MIXED_SCRIPT.search(folded):  # the one-class scan first: most text has none
+    # ASCII has no look-alike letter (isascii is O(1)); then the one-class scan: most text has none.
+    if not folded.isascii() and _LOOKALIKE.search(folded) and _MIXED_SCRIPT.search(folded):
         out.append(folded.translate(_HOMOGLYPHS))
-    if _ROT13.search(folded):
+    if "rot" in folded and _ROT13.search(folded):
         out.append(codecs.decode(folded, "rot13"))
     budget = _MAX_DECODED
-    for m in _BASE64.finditer(text):
+    for m in _BASE64.finditer(text) if b"a" * 24 in _ascii(text).translate(_BASE64_SHAPE) else ():
         if budget <= 0:
             break
         run = m.group()
@@ -492,6 +629,13 @@ RULE_IDS: frozenset[str] = frozenset(
 
 def scan(text: str) -> ThreatHit | None:
     """Return the first threat found in ``text``, or None. Never raises for a str."""
-    nfkc = unicodedata.normalize("NFKC", text).casefold()
+    return scan_normal(text)[0]
+
+
+def scan_normal(text: str) -> tuple[ThreatHit | None, Normal]:
+    """`scan(text)`, and the text's normal forms it computed on the way (the pipeline hands them to the learned
+    detector, which reads the same NFKC + casefold)."""
+    normal = normalize(text)
+    nfkc = normal.nfkc
     folded = _collapse(nfkc)
-    return _scan_invisible(text) or _scan_injection(text, folded) or _scan_obfuscated(text, nfkc, folded)
+    return (_scan_invisible(text) or _scan_injection(text, folded) or _scan_obfuscated(text, nfkc, folded)), normal

@@ -296,6 +296,9 @@ LINEAR_CASES = [
     # the obfuscation views: a spaced run whose end is not a word boundary ("a_a_…", quadratic once), a run of
     # letters without a digit for the leetspeak view
     ("", "a_"), ("", "a_b-"), ("leet ", "abcdefgh"),
+    # the C shortcuts (issue 17): whitespace runs around line breaks, full-width punctuation, letter-digit mixtures,
+    # emoji with presentation selectors and joiners
+    ("", " \n\t"), ("", "中，"), ("", "a1 b2 "), ("", "👩\ufe0f\u200d💻 "),
 ]
 
 
