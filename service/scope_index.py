@@ -8,10 +8,10 @@ product instead of a Cypher scan (~35 µs a row).
 
 Neo4j stays the only truth. A copy is tagged with the scope's *version* — the newest `updated_at` (saves and
 updates), `embedded_at` (vectors) and tombstone `removed_at` (deletions) of the scope, three index-backed seeks
-(search/scope_version.cypher) read before every search; a different version reloads the scope
-(search/scope_corpus.cypher, in the same read transaction as its version). Status, kind, tier and tags are not
-copied: search/hybrid_rank.cypher filters them on the live nodes, so an approval, an archive or a digest pass
-never needs a reload.
+(search/scope_version.cypher) read at the start of every search's (and context call's) own transaction; a
+different version reloads the scope (search/scope_corpus.cypher, in that same transaction). Status, kind, tier
+and tags are not copied: search/hybrid_rank.cypher filters them on the live nodes, so an approval, an archive or
+a digest pass never needs a reload.
 
 Ranking, given the query's tokens and (optionally) its vector:
 - lexical: BM25 per document; for an *episodic* memory, plus `neighbour_weight` × the BM25 of the episodes
