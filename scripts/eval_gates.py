@@ -22,6 +22,9 @@ from service.pipeline import threat_decision  # noqa: E402
 from service.settings import Settings  # noqa: E402
 
 
+SHARED_SOURCES = ("locomo", "shared-seeds")  # the corpus sources read from ../shared/ (scripts/injection_corpus.py)
+
+
 def main() -> int:
     settings = Settings()
     pipeline.configure(settings.injection_refuse_at, settings.injection_hold_at)
@@ -52,6 +55,14 @@ def main() -> int:
               ("benign quarantined <= 3%", bheld / bn <= 0.03, bheld / bn)]
     for what, ok, value in checks:
         print(f"{'PASS' if ok else 'FAIL'}  {what}: {value:.2%}")
+    # The benign rows read from ../shared (LoCoMo turns, the design seeds) are there only when that folder sits
+    # beside the checkout, and they are easy negatives: the same figure without them, so a reader sees both.
+    own = [(n, ref, held) for (lab, by, group), (n, ref, held) in table.items()
+           if lab == 0 and by == "family" and group.split("/")[0] not in SHARED_SOURCES]
+    on, oref, oheld = (sum(x[i] for x in own) for i in range(3))
+    if on and on != bn:
+        print(f"info  without the {bn - on} benign rows from ../shared: refused {oref / on:.2%}, "
+              f"quarantined {oheld / on:.2%} of {on}")
     return 0 if all(ok for _, ok, _ in checks) else 1
 
 
