@@ -37,7 +37,7 @@ REFUSE_GAP = 0.15
 
 
 def main() -> None:
-    rows = [r for r in corpus.load() if r.part == "train" or r.source == "project"]  # project rows: never evaluated
+    rows = [r for r in corpus.load() if r.part == "train" or r.source in corpus.TRAIN_ONLY]  # never evaluated
     feats = [features(r.text) for r in rows]
     df = Counter(f for fs in feats for f in fs)
     vocab = sorted(f for f, n in df.items() if n >= MIN_DF)
@@ -94,7 +94,7 @@ def choose_thresholds(bias: float, weights: dict[str, float]) -> dict[str, float
         z = bias + sum(weights.get(f, 0.0) for f in fs) / math.sqrt(max(len(fs), 1))
         return 1 / (1 + math.exp(-max(-60.0, min(60.0, z))))
 
-    tune = [r for r in corpus.load() if r.part == "tune" and r.source != "project"]
+    tune = [r for r in corpus.load() if r.part == "tune" and r.source not in corpus.TRAIN_ONLY]
     attacks = [-1.0 if scan(r.text) is not None else (p(r.text) if long_enough(r.text) else 0.0)
                for r in tune if r.label == 1]
     benign = [p(r.text) if long_enough(r.text) else 0.0 for r in tune if r.label == 0]
