@@ -372,18 +372,23 @@ STDLIB_MODULES = ("json/decoder.py", "textwrap.py", "csv.py", "argparse.py", "ht
                   "sqlite3/dump.py", "shutil.py", "configparser.py", "email/utils.py", "string.py", "datetime.py")
 
 
-def stdlib_code() -> Iterator[Row | None]:
-    """Benign code and docstrings: chunks of a few CPython standard-library modules (PSF licence)."""
+def _stdlib_chunks(modules: tuple[str, ...], source: str, prefix: str = "") -> Iterator[Row | None]:
+    """12-line chunks (the first 1,200 lines) of CPython standard-library modules (PSF licence), benign code."""
     import sysconfig
 
     lib = Path(sysconfig.get_paths()["stdlib"])
-    for name in STDLIB_MODULES:
+    for name in modules:
         f = lib / name
         if not f.exists():
             continue
         lines = f.read_text(encoding="utf-8").splitlines()
         for k in range(0, min(len(lines), 1200), 12):
-            yield _row("\n".join(lines[k:k + 12]), 0, "cpython-stdlib", "code", f"{name}/{k // 120}", "en")
+            yield _row("\n".join(lines[k:k + 12]), 0, source, "code", f"{prefix}{name}/{k // 120}", "en")
+
+
+def stdlib_code() -> Iterator[Row | None]:
+    """Benign code and docstrings: chunks of a few CPython standard-library modules."""
+    return _stdlib_chunks(STDLIB_MODULES, "cpython-stdlib")
 
 
 # More standard-library modules, for training only (never held apart, never evaluated): benign code is what the
@@ -396,18 +401,8 @@ TRAIN_ONLY = ("project", "cpython-stdlib-train")  # sources whose rows always tr
 
 
 def stdlib_code_train() -> Iterator[Row | None]:
-    """Benign code for training only: chunks of further CPython standard-library modules (PSF licence)."""
-    import sysconfig
-
-    lib = Path(sysconfig.get_paths()["stdlib"])
-    for name in STDLIB_TRAIN_ONLY:
-        f = lib / name
-        if not f.exists():
-            continue
-        lines = f.read_text(encoding="utf-8").splitlines()
-        for k in range(0, min(len(lines), 1200), 12):
-            yield _row("\n".join(lines[k:k + 12]), 0, "cpython-stdlib-train", "code", f"train/{name}/{k // 120}",
-                       "en")
+    """Benign code for training only: chunks of further CPython standard-library modules."""
+    return _stdlib_chunks(STDLIB_TRAIN_ONLY, "cpython-stdlib-train", "train/")
 
 
 # Project-written Chinese phrasings (training only: never held apart, never counted in the evaluation).

@@ -32,10 +32,8 @@ MIN_CHARS = 40  # shorter texts (tags, keys, titles, one-line notes) carry too l
 _WIDE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")  # kana, CJK, hangul
 WIDE_WEIGHT = 3  # one CJK character says about what a short English word does
 
-_TOKEN = re.compile(r"[a-z0-9]+|[\u3400-\u9fff\uf900-\ufaff]|[^\sa-z0-9\u3400-\u9fff\uf900-\ufaff]")
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g"})
 _PUNCT = re.compile(r"[^a-z0-9\u3400-\u9fff\uf900-\ufaff]")
-_MIXED = re.compile(r"(?=[a-z]*[0-9])(?=[0-9]*[a-z])[a-z0-9]+")
 
 
 def long_enough(text: str) -> bool:
@@ -48,16 +46,14 @@ def long_enough(text: str) -> bool:
     return n + (WIDE_WEIGHT - 1) * len(_WIDE.findall(text)) >= MIN_CHARS
 
 
-def _fold(text: str) -> str:
-    return normal.window(text)
-
-
 # Letters and digits to bytes "a" and "d" (everything else, and each non-ASCII character's "?", to a space): a
 # letter-digit mixture token exists exactly where a letter and a digit are neighbours.
 _MIX_SHAPE = bytes(97 if 97 <= c <= 122 else 100 if 48 <= c <= 57 else 32 for c in range(256))
 
 
 _RUNS = re.compile(r"([a-z0-9]+)")
+
+
 def _marks(distinct: set[str]) -> set[str]:
     """The tokens of `distinct` that `_PUNCT` matches, the regex asked only of those that are not ASCII letters and
     digits (those are runs, never a mark; `isalnum` and `isascii` sort them out in C)."""
@@ -65,15 +61,17 @@ def _marks(distinct: set[str]) -> set[str]:
     return set(filter(_PUNCT.fullmatch, chain(filterfalse(str.isalnum, distinct), filterfalse(str.isascii, alnum))))
 
 
-# `_TOKEN` written shorter, with the same matches: at a letter or digit the run alternative wins; any other
-# character that is not whitespace is a token of its own, CJK or not.
+# The original token regex (`_TOKEN` in tests/unit/scan_reference/detector.py) written shorter, with the same
+# matches: at a letter or digit the run alternative wins; any other character that is not whitespace is a token
+# of its own, CJK or not.
 _TOKEN_FAST = re.compile(r"[a-z0-9]+|\S")
 
 
 def _tokens(folded: str, shape: bytes) -> list[str]:
-    """`_TOKEN.findall(folded)`. Its tokens are the runs of [a-z0-9] and every other character but whitespace, one
-    by one; where such characters are most of the text (Chinese, emoji), splitting at the runs and taking the rest
-    character by character (all in C: `re.split`, `str.split`, `itertools.chain`) beats a regex match per token."""
+    """The original token regex's `findall(folded)`. Its tokens are the runs of [a-z0-9] and every other character
+    but whitespace, one by one; where such characters are most of the text (Chinese, emoji), splitting at the runs
+    and taking the rest character by character (all in C: `re.split`, `str.split`, `itertools.chain`) beats a regex
+    match per token."""
     if 2 * (len(shape) - shape.count(b" ")) >= len(shape):  # mostly ASCII letters and digits: one findall
         return _TOKEN_FAST.findall(folded)
     split = _RUNS.split(folded)  # other text, run, other text, run, ..., other text
@@ -87,13 +85,14 @@ def features(text: str, norm: normal.Normal | None = None) -> set[str]:
     """The feature strings of a text: tokens (latin words, single CJK characters), with letter-digit mixtures
     also read as leetspeak, and adjacent token pairs (punctuation marks included). `norm`: the text's
     `normal.normalize(text)` when the caller has it already (the pipeline shares it with the threat scan)."""
-    folded = norm.window() if norm is not None and norm.text is text else _fold(text)
+    folded = norm.window() if norm is not None and norm.text is text else normal.window(text)
     shape = folded.encode("ascii", "replace").translate(_MIX_SHAPE)
     toks = _tokens(folded, shape)
     if b"ad" in shape or b"da" in shape:  # without a letter next to a digit there is no mixture to read as leetspeak
-        # A mixture (`_MIXED`) is an ASCII alphanumeric token that is neither all letters nor all digits: the str
-        # predicates say so without a regex call per token (tests/unit/test_detector.py holds them equal), asked
-        # once per distinct token that is not all letters (`isalpha` in C); the list is then rewritten in C.
+        # A mixture (`_MIXED` in the reference copy) is an ASCII alphanumeric token that is neither all letters
+        # nor all digits: the str predicates say so without a regex call per token (tests/unit/test_detector.py
+        # holds them equal), asked once per distinct token that is not all letters (`isalpha` in C); the list is
+        # then rewritten in C.
         leet = {t: t.translate(_LEET) for t in set(filterfalse(str.isalpha, toks))
                 if t.isascii() and t.isalnum() and not t.isdigit()}
         toks = list(map(leet.get, toks, toks))

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service.gates import detector
+from tests.unit.scan_reference import detector as ref_detector  # the regexes the fast paths replaced
 
 
 @settings(max_examples=300, deadline=None)
@@ -56,7 +57,7 @@ def test_leetspeak_tokens_are_exactly_the_letter_digit_mixtures(text: str) -> No
     # features() picks the tokens it reads as leetspeak with str predicates instead of the `_MIXED` regex.
     import unicodedata
 
-    toks = detector._TOKEN.findall(unicodedata.normalize("NFKC", text).casefold())
+    toks = ref_detector._TOKEN.findall(unicodedata.normalize("NFKC", text).casefold())
     for t in toks:
         fast = t.isascii() and t.isalnum() and not t.isalpha() and not t.isdigit()
-        assert fast == (detector._MIXED.fullmatch(t) is not None), t
+        assert fast == (ref_detector._MIXED.fullmatch(t) is not None), t
