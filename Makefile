@@ -24,7 +24,8 @@ neo4j-dist: install
 run: neo4j-dist
 	$(BIN)/cognition serve
 
-test: neo4j-dist
+# The suite also reads the public injection corpora (the scan-equivalence test runs over every row of them).
+test: neo4j-dist corpora
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 bench: neo4j-dist
