@@ -50,7 +50,7 @@ from neo4j import AsyncManagedTransaction
 from graph import recall
 from graph.driver import Graph
 from graph.errors import Invalid, NotFound
-from graph.model import Artifact, Family, Status, native_props
+from graph.model import Artifact, Family, Status
 from service import embedding, ranking, scope_index
 from service.deps import utcnow
 
@@ -112,7 +112,7 @@ async def assemble(graph: Graph, scope_id: str, *, surface: str, query: str | No
     rec = await graph.write(work)
     if rec is None or not rec["found"]:
         raise NotFound(f"no scope {scope_id}", code="scope_not_found")
-    got = {x["arm"]: [Artifact.from_node(native_props(a)) for a in x["items"]] for x in rec["arms"]}
+    got = {x["arm"]: [Artifact.from_node(a) for a in x["items"]] for x in rec["arms"]}  # from_node makes them native
     return Context({arm: got.get(arm, []) for arm in arms}, int(rec["recalled"]))
 
 

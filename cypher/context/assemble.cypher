@@ -323,20 +323,21 @@ OPTIONAL CALL (s) {
   RETURN 'profile' AS arm, CASE WHEN exact THEN top ELSE scanned END AS items
 }
 WITH s, [x IN collect({arm: arm, items: items}) WHERE x.arm IS NOT NULL] AS arms
-// Concurrency rule (lock by write, then read): lock what was selected by writing to it (in id order, the same
-// order every context call takes), then ask
+// Concurrency rule (lock, then read): take the write lock of what was selected (apoc.lock.nodes, in id order, the
+// same order every context call takes), then ask
 // RecallQualityOK again of what is committed now, read through apoc.any.properties (a plain a.status would be the
 // value cached at selection, before the lock; see artifact/update.cypher): a row superseded, archived or deleted
 // by a transaction that committed after selection is dropped, and none can change until this transaction ends.
 // Recalls are counted from the value read under the lock, so concurrent recalls of one row never lose a count.
+// (apoc.lock.nodes takes the same exclusive locks as writing a marker property to each row did, without the two
+// property writes per row: measured 6 ms of a 100,000-memory call.)
 // guards: n.status, n.stale, n.conflicted, n.recall_count
 WITH s, arms, apoc.coll.sortNodes(apoc.coll.toSet(apoc.coll.flatten([x IN arms | x.items])), '^id') AS picked
-FOREACH (n IN picked | SET n._lock = true)
+CALL apoc.lock.nodes(picked)
 // Only what RecallQualityOK and the count read, not the content; picked[i] and locked[i] are the same row.
 WITH s, arms, picked,
      [n IN picked | apoc.any.properties(n, ['id', 'family', 'status', 'stale', 'conflicted', 'recall_count'])]
      AS locked
-FOREACH (n IN picked | REMOVE n._lock)
 WITH s, arms, picked, locked
 CALL (picked, locked) {
   UNWIND range(0, size(picked) - 1) AS i
@@ -346,8 +347,11 @@ CALL (picked, locked) {
   RETURN collect(a.id) AS good, count(*) AS recalled
 }
 WITH s, recalled, [x IN arms | {arm: x.arm, items: [n IN x.items WHERE n.id IN good]}] AS arms
+// The three timestamps every artifact has go back as ISO-8601 text (the record's model parses it to the same
+// datetime): the driver's pure-Python DateTime hydration of ~330 values was ~20 ms of a 100,000-memory call.
 RETURN s IS NOT NULL AS found, recalled,
        [x IN arms | {arm: x.arm,
-                     items: [a IN x.items | a {.*, embedding: null,
+                     items: [a IN x.items | a {.*, embedding: null, created_at: toString(a.created_at),
+                                               updated_at: toString(a.updated_at), accessed_at: toString(a.accessed_at),
                                                relations: [(a)-[r:RELATES_TO]->(b) | {type: r.type, to_id: b.id}]}]}]
        AS arms
