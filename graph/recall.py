@@ -15,11 +15,11 @@ Row = dict[str, Any]
 
 async def assemble(tx: AsyncManagedTransaction, /, **params: Any) -> Row | None:
     """context/assemble.cypher: every requested arm in exactly one query. Its one record is read as it comes
-    (`Record.items()`): its values are maps and lists only, so the driver's `data()` walk over every value of
+    (its keys and raw values): its values are maps and lists only, so the driver's `data()` walk over every value of
     ~110 rows would copy them to the same thing (a few ms at 100,000 memories)."""
     result = await tx.run(cypher.compose("context/assemble"), params)
     record = await result.single()
-    return dict(record.items()) if record is not None else None
+    return dict(zip(record.keys(), record.values(), strict=True)) if record is not None else None
 
 
 async def hybrid(tx: AsyncManagedTransaction, /, *, limit: int, recall: bool, **params: Any) -> list[Row]:
