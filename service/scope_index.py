@@ -58,11 +58,8 @@ class ScopeCopy:
     bm25: lexical.BM25
     vectors: np.ndarray | None        # (n, d) float32; rows without a current vector are zero
     has_vector: np.ndarray            # (n,) bool
-    prev: np.ndarray                  # (n,) index of the previous episode of the scope, -1 = none
-    next: np.ndarray
-    prev2: np.ndarray                 # (n,) the episode before the previous one, -1 = none
-    next2: np.ndarray
-    episodes: np.ndarray              # positions of the scope's episodes, in order: prev/next as one chain
+    episodes: np.ndarray              # positions of the scope's episodes, in order: each one's neighbours are
+                                      # the chain's previous and next entries (one and two away)
     masks: dict[tuple[str, ...], np.ndarray]  # rows of each family set asked for (filled on first use)
 
     @classmethod
@@ -82,15 +79,9 @@ class ScopeCopy:
                     matrix[i] = v
             norms = np.linalg.norm(matrix, axis=1, keepdims=True)
             matrix /= np.where(norms == 0, 1.0, norms)
-        n = len(rows)
-        prev, nxt = np.full(n, -1), np.full(n, -1)
         episodes = [i for i, r in enumerate(rows) if r.get("family") == "memory" and r.get("kind") == "episodic"]
-        for a, b in zip(episodes, episodes[1:], strict=False):
-            nxt[a], prev[b] = b, a
-        prev2 = np.where(prev >= 0, np.append(prev, -1)[prev], -1)
-        next2 = np.where(nxt >= 0, np.append(nxt, -1)[nxt], -1)
         return cls(version, model, ids, np.array([str(r.get("family")) for r in rows]), bm25, matrix, has,
-                   prev, nxt, prev2, next2, np.array(episodes, dtype=np.int64), {})
+                   np.array(episodes, dtype=np.int64), {})
 
     def family_mask(self, families: Sequence[str]) -> np.ndarray:
         """Which rows belong to `families` (computed once per copy and family set: np.isin over 100,000

@@ -47,6 +47,19 @@ def test_a_scope_ranks_the_same_whatever_other_scopes_hold(mine: list[str], thei
     assert ScopeCopy.build((), None, rows).rank(q, None, ["memory"], 50, IndexParams()) == alone
 
 
+def _neighbours(copy: ScopeCopy) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each row's previous and next episode, one and two away (-1 = none): the per-row arrays the scope index
+    kept before it shifted its chain of episodes instead, derived from that chain as it derived them."""
+    n = len(copy.ids)
+    prev, nxt = np.full(n, -1), np.full(n, -1)
+    ep = [int(i) for i in copy.episodes]
+    for a, b in zip(ep, ep[1:], strict=False):
+        nxt[a], prev[b] = b, a
+    prev2 = np.where(prev >= 0, np.append(prev, -1)[prev], -1)
+    next2 = np.where(nxt >= 0, np.append(nxt, -1)[nxt], -1)
+    return prev, nxt, prev2, next2
+
+
 def test_neighbouring_episodes_lend_their_scores() -> None:
     rows = [{"id": "q", "family": "memory", "kind": "episodic", "content": "Where did you go on holiday?"},
             {"id": "a", "family": "memory", "kind": "episodic", "content": "We went to Lisbon in May."},
@@ -54,7 +67,8 @@ def test_neighbouring_episodes_lend_their_scores() -> None:
     copy = ScopeCopy.build((), None, rows)
     assert copy.rank("holiday", None, ["memory"], 10, IndexParams())[0] == ["q"]
     assert copy.rank("holiday", None, ["memory"], 10, IndexParams(neighbour_weight=0.5))[0] == ["q", "a"]
-    assert list(copy.prev) == [-1, 0, -1] and list(copy.next) == [1, -1, -1]  # facts are no episode's neighbours
+    prev, nxt, _, _ = _neighbours(copy)
+    assert list(prev) == [-1, 0, -1] and list(nxt) == [1, -1, -1]  # facts are no episode's neighbours
 
 
 def test_episodes_two_away_lend_a_smaller_share() -> None:
@@ -71,7 +85,8 @@ def test_episodes_two_away_lend_a_smaller_share() -> None:
     assert one[pos["e2"]] == 0.0 and two[pos["e2"]] == 0.25 * hit  # two episodes on (the fact is skipped)
     assert two[pos["f"]] == one[pos["f"]] == 0.0  # a fact is no episode's neighbour
     assert two[pos["e3"]] == 0.25 * float(copy.bm25.scores(["lisbon"])[pos["e5"]])  # e5 is two after e3
-    assert list(copy.prev2) == [-1, -1, -1, 0, 1, 3, 4] and list(copy.next2) == [3, 4, -1, 5, 6, -1, -1]
+    _, _, prev2, next2 = _neighbours(copy)
+    assert list(prev2) == [-1, -1, -1, 0, 1, 3, 4] and list(next2) == [3, 4, -1, 5, 6, -1, -1]
 
 
 def test_vectors_are_ranked_exactly_with_the_models_cut() -> None:
@@ -89,11 +104,12 @@ def test_vectors_are_ranked_exactly_with_the_models_cut() -> None:
 # paths must give the very same floats and the very same order.
 def _plain_smooth(copy: ScopeCopy, scores: np.ndarray, weight: float, valid: np.ndarray,
                   weight_2: float) -> np.ndarray:
+    prev, nxt, prev2, next2 = _neighbours(copy)
     base = np.where(valid, scores, 0.0)
     pad = np.append(base, 0.0)
-    lent = weight * (pad[copy.prev] + pad[copy.next])
+    lent = weight * (pad[prev] + pad[nxt])
     if weight_2:
-        lent = lent + weight_2 * (pad[copy.prev2] + pad[copy.next2])
+        lent = lent + weight_2 * (pad[prev2] + pad[next2])
     return np.where(valid, scores + lent, scores)
 
 
