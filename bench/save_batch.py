@@ -12,6 +12,7 @@ import time
 
 import cypher
 from bench.common import ACTOR, Context, Row, TextGen, interleaved, pct, progress, raw_props, throughput_row
+from graph import artifacts as repo
 from graph.model import Family
 from service.api.schemas import _Write
 from service.artifacts import candidate, save, to_row
@@ -59,7 +60,8 @@ async def run(ctx: Context) -> list[Row]:
         now = utcnow()
         service_rows = [to_row(b, Family.memory, scope_id=scope_id, now=now, actor=ACTOR) for b in batch]
         t0 = time.perf_counter_ns()
-        await ctx.raw_write(save_cypher, scope_id=scope_id, rows=service_rows, now=now, actor=ACTOR)
+        await ctx.raw_write(save_cypher, scope_id=scope_id, rows=[repo.wire_row(r) for r in service_rows],
+                            now=now.isoformat(), actor=ACTOR)
         cy_ns.append(time.perf_counter_ns() - t0)
     rows.append(Row(NAME, "save.cypher via raw driver (info)", count * size / (sum(cy_ns) / 1e9),
                     count * size / (sum(raw_ns) / 1e9), "rows/s"))

@@ -24,11 +24,26 @@ async def _one(tx: AsyncManagedTransaction, name: str, **params: Any) -> Row | N
     return rows[0] if rows else None
 
 
+_SAVE_TIMES = ("created_at", "updated_at", "accessed_at")
+
+
+def wire_row(row: Row) -> Row:
+    """A save row as `save.cypher` takes it: a new artifact's three times, equal at a save, travel once as ISO-8601
+    text (`at`) that the query makes a DateTime — the same value the driver would send (UTC offset, microseconds),
+    without its pure-Python DateTime packing, which cost a save ~0.2 ms per value."""
+    props = row["props"]
+    at = props["created_at"]
+    if any(props[k] != at for k in _SAVE_TIMES):
+        raise ValueError("a saved artifact's created_at, updated_at and accessed_at are one time")
+    return {**row, "props": {k: v for k, v in props.items() if k not in _SAVE_TIMES}, "at": at.isoformat()}
+
+
 async def save(tx: AsyncManagedTransaction, *, scope_id: str, rows: list[Row], now: datetime,
                actor: str) -> tuple[list[str], list[Row]] | None:
     """(denied family/kind list, [{id, status, linked, relations}] per saved row); None when the scope does not
     exist (or is being deleted)."""
-    rec = await _one(tx, "artifact/save", scope_id=scope_id, rows=rows, now=now, actor=actor)
+    rec = await _one(tx, "artifact/save", scope_id=scope_id, rows=[wire_row(r) for r in rows], now=now.isoformat(),
+                     actor=actor)
     if rec is None:
         return None
     return list(rec["denied"]), list(rec["saved"])

@@ -1,18 +1,23 @@
 """Driver lifecycle and units of work. One async driver per process; every use case is one managed
 transaction, retried by the driver on transient errors, so transaction functions must be idempotent.
 A transaction's BEGIN travels with its first query (pipelined, as the driver's own `execute_query` does), so a
-one-query unit of work is two round trips: BEGIN+RUN+PULL, then COMMIT."""
+one-query unit of work is two round trips: BEGIN+RUN+PULL, then COMMIT. A unit of work that is one query and
+knows how to tell whether an earlier attempt committed (a save: its ids are made before it runs) can run as one
+auto-commit transaction instead (`Graph.write_once`): one round trip, retried here."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import random
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, RoutingControl
+from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, AsyncSession, RoutingControl
+from neo4j.exceptions import ConstraintError, DriverError, Neo4jError, TransientError
 
 import cypher
 from graph.errors import CognitionError, Unavailable, translate
@@ -20,6 +25,7 @@ from graph.errors import CognitionError, Unavailable, translate
 _log = logging.getLogger("cognition.graph")
 T = TypeVar("T")
 TxFn = Callable[..., Awaitable[T]]  # called as fn(tx, *args, **kwargs) inside a managed transaction
+MAX_RETRY_S = 8.0  # the driver's max_transaction_retry_time below, for write_once's own retries too
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +42,7 @@ def make_driver(cfg: Neo4jConfig) -> AsyncDriver:
         auth=(cfg.user, cfg.password),
         connection_timeout=3.0,
         connection_acquisition_timeout=10.0,
-        max_transaction_retry_time=8.0,
+        max_transaction_retry_time=MAX_RETRY_S,
         liveness_check_timeout=30.0,
         telemetry_disabled=True,  # no TELEMETRY message per transaction (and nothing about us sent to Neo4j)
     )
@@ -55,6 +61,32 @@ async def run_named(tx: AsyncManagedTransaction, name: str, **params: Any) -> li
     """Run the named query (`cypher/<name>.cypher`, fragments composed) inside a repository's transaction."""
     result = await tx.run(cypher.compose(name), params)
     return [r.data() async for r in result]
+
+
+class OneQueryOnly(RuntimeError):
+    """A unit of work given to `Graph.write_once` tried a second query (a programming error, raised as is)."""
+
+
+class _OneQuery:
+    """What `Graph.write_once` hands its unit of work as `tx`: a session that runs one query, the auto-commit
+    transaction. A second query would be a second transaction, so it is refused: such work needs `Graph.write`."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self._session: AsyncSession | None = session
+
+    async def run(self, query: Any, parameters: dict[str, Any] | None = None, **kwargs: Any) -> Any:
+        if self._session is None:
+            raise OneQueryOnly("write_once runs one query; a unit of work of several needs Graph.write")
+        session, self._session = self._session, None
+        return await session.run(query, parameters, **kwargs)
+
+
+def _retry_delays() -> Any:
+    """The driver's own backoff (1 s, doubling, ±20% jitter)."""
+    delay = 1.0
+    while True:
+        yield delay * random.uniform(0.8, 1.2)
+        delay *= 2
 
 
 class Graph:
@@ -78,6 +110,50 @@ class Graph:
                     return await session.execute_write(fn, *args, **kwargs)
         except Exception as exc:  # translate once, here
             raise await self._refusal(exc) from exc
+
+    async def write_once(self, fn: TxFn[T], *args: Any, committed: Callable[[], Awaitable[T | None]],
+                         **kwargs: Any) -> T:
+        """`fn(tx, ...)` runs exactly one query, as one auto-commit transaction: RUN and PULL go out together and
+        the answer comes back committed — one round trip where `write` needs two (BEGIN+RUN+PULL, COMMIT). What
+        `fn` raises after its query must not need a rollback (it may only refuse what the query did not write).
+
+        Retried like `write` (transient errors and lost connections, with the driver's backoff, for up to
+        MAX_RETRY_S). A lost connection leaves it unknown whether the transaction committed, which a managed
+        transaction only risks during COMMIT; so before each attempt after such a loss `committed()` is asked
+        (in a transaction of its own): its answer, when not None, is the outcome of the attempt that committed.
+        A save answers it by looking up the ids it made before running; and should it race a commit still in
+        flight, the retry's CREATE meets the unique id constraint and nothing is written twice."""
+        delays, started, in_doubt = _retry_delays(), -1.0, False
+        last: Exception
+        while True:
+            try:
+                if in_doubt:
+                    done = await committed()
+                    if done is not None:
+                        return done
+                async with self.driver.session(database=self.database) as session:
+                    return await fn(_OneQuery(session), *args, **kwargs)
+            except Unavailable as exc:  # from committed(), a transaction of its own: the database is away
+                last = exc
+            except (DriverError, Neo4jError) as exc:
+                if in_doubt and isinstance(exc, ConstraintError):  # raced the commit it could not see: answer it
+                    done = await committed()
+                    if done is not None:
+                        return done
+                if not exc.is_retryable():
+                    raise await self._refusal(exc) from exc
+                in_doubt = in_doubt or not isinstance(exc, TransientError)  # a transient error rolled back
+                last = exc
+            except (CognitionError, OneQueryOnly):
+                raise
+            except Exception as exc:
+                raise await self._refusal(exc) from exc
+            now = time.monotonic()
+            started = now if started < 0 else started
+            if now - started > MAX_RETRY_S:
+                raise (last if isinstance(last, CognitionError) else await self._refusal(last)) from last
+            _log.info("write_once retried after %s", type(last).__name__)
+            await asyncio.sleep(next(delays))
 
     async def read(self, fn: TxFn[T], *args: Any, **kwargs: Any) -> T:
         try:

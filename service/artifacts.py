@@ -245,7 +245,19 @@ async def save(graph: Graph, scope_id: str, family: Family, bodies: list[_Write]
                                              "relations": got["relations"]}))
         return SaveResult(items)
 
-    return await graph.write(work)
+    if idempotency_key is not None or any(r["relations"] for r in rows):
+        return await graph.write(work)  # several queries, or a refusal (a missing relation target) to roll back
+
+    # One query, and what `work` may still refuse after it (a missing scope, a denying policy) the query did not
+    # write: one auto-commit transaction, one round trip. After a lost connection, the save's own ids tell whether
+    # the attempt committed (graph/driver.py `write_once`).
+    ids = [r["props"]["id"] for r in rows]
+
+    async def committed() -> SaveResult | None:
+        found = await graph.read(repo.get_many, scope_id=scope_id, ids=ids)
+        return SaveResult([Artifact.from_node(p) for p in found]) if len(found) == len(ids) else None
+
+    return await graph.write_once(work, committed=committed)
 
 
 async def load(graph: Graph, scope_id: str, id: str, families: list[Family]) -> Artifact:

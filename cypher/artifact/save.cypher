@@ -2,23 +2,26 @@
 // The scope's write policy is read here, in the same round trip: `deny` for any row refuses the whole
 // batch (nothing written); `require_approval` stores the row as `pending`.
 // Each row gets revision 1 ((:Artifact)-[:HAS_REVISION]->(:Revision)) and a `save` event.
-// Params: $scope_id, $now, $actor,
-//         $rows: [{labels: ['Artifact', <family label>], props: {...}, event_id, relations: [{type, to_id}]}]
+// Params: $scope_id, $now (ISO-8601 text), $actor,
+//         $rows: [{labels: ['Artifact', <family label>], props: {...}, at (ISO-8601 text: the row's created_at,
+//                  updated_at and accessed_at), event_id, relations: [{type, to_id}]}]
+// Times travel as text and become DateTimes here (graph/artifacts.py `wire_row`: the same values, cheaper to send).
 MATCH (s:Scope {id: $scope_id}) WHERE s.deleting IS NULL
-WITH s, apoc.convert.fromJsonMap(coalesce(s.write_policy, '{}')) AS policy
-WITH s, [row IN $rows | row {.*, mode: coalesce(policy.by_kind[coalesce(row.props.kind, '')],
+WITH s, datetime($now) AS now, apoc.convert.fromJsonMap(coalesce(s.write_policy, '{}')) AS policy
+WITH s, now, [row IN $rows | row {.*, mode: coalesce(policy.by_kind[coalesce(row.props.kind, '')],
                                                  policy.by_family[row.props.family], policy.default, 'auto')}] AS rows
-WITH s, rows, [r IN rows WHERE r.mode = 'deny' | r.props.family + coalesce('/' + r.props.kind, '')] AS denied
-OPTIONAL CALL (rows, denied) {
-  WITH rows WHERE size(denied) = 0
+WITH s, now, rows, [r IN rows WHERE r.mode = 'deny' | r.props.family + coalesce('/' + r.props.kind, '')] AS denied
+OPTIONAL CALL (rows, denied, now) {
+  WITH rows, now WHERE size(denied) = 0
   UNWIND rows AS row
+  WITH row, now, datetime(row.at) AS at
   CREATE (a:$(row.labels))
   // A row the learned detector holds (props.hold_reason, set by the service) is quarantined: pending.
-  SET a = row.props, a.status = CASE WHEN row.mode = 'require_approval' OR row.props.hold_reason IS NOT NULL
+  SET a = row.props, a.created_at = at, a.updated_at = at, a.accessed_at = at, a.status = CASE WHEN row.mode = 'require_approval' OR row.props.hold_reason IS NOT NULL
                                     THEN 'pending' ELSE 'active' END
   CREATE (a)-[:HAS_REVISION]->(:Revision {artifact_id: a.id, scope_id: a.scope_id, revision: 1,
-                                          content_hash: a.content_hash, content: a.content, at: $now, actor: $actor})
-  CREATE (:Event {id: row.event_id, op: 'save', at: $now, actor: $actor, scope_id: a.scope_id,
+                                          content_hash: a.content_hash, content: a.content, at: now, actor: $actor})
+  CREATE (:Event {id: row.event_id, op: 'save', at: now, actor: $actor, scope_id: a.scope_id,
                   artifact_id: a.id, family: a.family, revision: 1, status: a.status})
   WITH a, row
   // Supersession at save time (INV-MEM-30): a new active memory that negates an older, non-negating

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import replace
+from datetime import datetime, timedelta
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -64,3 +65,33 @@ def test_a_saved_memory_has_its_revision_and_event_from_the_same_commit(scope: d
         "RETURN v.revision AS rev, v.at = a.created_at AS same_time, e.at = a.created_at AS event_time", id=aid
     ).records
     assert [(x["rev"], x["same_time"], x["event_time"]) for x in rec] == [(1, True, True)]
+
+
+def test_a_saved_memory_stores_its_times_as_datetimes_equal_to_the_answer(scope: dict[str, Any], client: TestClient,
+                                                                          raw: Driver) -> None:
+    """The save sends its times as ISO-8601 text (graph/artifacts.py `wire_row`); the graph must hold DateTimes,
+    the very instants the API answered, on the artifact, its revision and its event."""
+    sid = scope["id"]
+    r = client.post(f"/v1/scopes/{sid}/memories", json={"kind": "fact", "tier": "agent", "content": "a timed fact"})
+    assert r.status_code == 201, r.text
+    body = r.json()
+    [rec] = raw.execute_query(
+        "MATCH (a:Artifact {id: $id})-[:HAS_REVISION]->(v:Revision) MATCH (e:Event {artifact_id: $id, op: 'save'}) "
+        "RETURN a.created_at AS c, a.updated_at AS u, a.accessed_at AS x, v.at AS v, e.at AS e, "
+        "[t IN [a.created_at, a.updated_at, a.accessed_at, v.at, e.at] | valueType(t)] AS types", id=body["id"]).records
+    assert set(rec["types"]) == {"ZONED DATETIME NOT NULL"}
+    answered = datetime.fromisoformat(body["created_at"].replace("Z", "+00:00"))
+    assert rec["c"].to_native() == rec["u"].to_native() == rec["x"].to_native() == answered
+    assert rec["c"].utcoffset() == timedelta(0)
+    assert rec["v"].to_native() == rec["e"].to_native() == answered  # a single save: its row's time is the save's
+
+
+def test_a_batch_keeps_its_rows_one_microsecond_apart(scope: dict[str, Any], client: TestClient, raw: Driver) -> None:
+    sid = scope["id"]
+    r = client.post(f"/v1/scopes/{sid}/memories/batch",
+                    json={"items": [{"kind": "fact", "tier": "agent", "content": f"batch fact {i}"} for i in range(3)]})
+    assert r.status_code == 201, r.text
+    ids = [x["id"] for x in r.json()["items"]]
+    got = raw.execute_query("UNWIND $ids AS id MATCH (a:Artifact {id: id}) RETURN a.created_at AS c", ids=ids).records
+    times = [x["c"].to_native() for x in got]
+    assert [b - a for a, b in zip(times, times[1:], strict=False)] == [timedelta(microseconds=1)] * 2
