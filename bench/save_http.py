@@ -27,7 +27,7 @@ NAME = "save_http"
 MIN_RATE = 150.0  # saves/s
 MAX_P50_MS = 7.0
 RAW_COMMIT = "CREATE (:BenchProbe {i: $i})"
-WARM = 500  # a served process and its Neo4j run long: measure them warm (the JIT has compiled the save path)
+WARM = 2000  # a served process and its Neo4j run long: measure them warm (the JVM still compiles after 500 saves)
 
 
 def _port() -> int:
