@@ -17,8 +17,9 @@ OPTIONAL CALL (rows, denied, now) {
   WITH row, now, datetime(row.at) AS at
   CREATE (a:$(row.labels))
   // A row the learned detector holds (props.hold_reason, set by the service) is quarantined: pending.
-  SET a = row.props, a.created_at = at, a.updated_at = at, a.accessed_at = at, a.status = CASE WHEN row.mode = 'require_approval' OR row.props.hold_reason IS NOT NULL
-                                    THEN 'pending' ELSE 'active' END
+  SET a = row.props, a.created_at = at, a.updated_at = at, a.accessed_at = at,
+      a.status = CASE WHEN row.mode = 'require_approval' OR row.props.hold_reason IS NOT NULL
+                      THEN 'pending' ELSE 'active' END
   CREATE (a)-[:HAS_REVISION]->(:Revision {artifact_id: a.id, scope_id: a.scope_id, revision: 1,
                                           content_hash: a.content_hash, content: a.content, at: now, actor: $actor})
   CREATE (:Event {id: row.event_id, op: 'save', at: now, actor: $actor, scope_id: a.scope_id,
