@@ -94,6 +94,7 @@ SERVICE_OWNED = frozenset({
 
 # Written by the embed step of the write pipeline; never part of the public record.
 EMBEDDING_PROPS = frozenset({"embedding", "embedding_model", "embedding_revision", "embedded_at"})
+TEXT_TIMES = ("created_at", "updated_at", "accessed_at")  # read back as text (cypher/fragments/artifact_row)
 
 
 class Artifact(BaseModel):
@@ -141,6 +142,9 @@ class Artifact(BaseModel):
     def from_node(cls, props: dict[str, Any]) -> Artifact:
         # Vectors (service/embedding.py) stay in the graph: not part of the record.
         data = {k: native(v) for k, v in props.items() if k not in EMBEDDING_PROPS}
+        for k in TEXT_TIMES:  # ISO-8601 text from cypher/fragments/artifact_row.cypher
+            if isinstance(data.get(k), str):
+                data[k] = text_time(data[k])
         if isinstance(data.get("metadata"), str):
             data["metadata"] = json.loads(data["metadata"])
         return cls.model_validate(data)
@@ -148,6 +152,23 @@ class Artifact(BaseModel):
     @property
     def etag(self) -> str:
         return f'"{self.id}.{self.revision}"'
+
+
+def text_time(text: str) -> datetime:
+    """A Neo4j DateTime's `toString()` made the datetime the driver's hydration makes of the value: a named zone
+    after the offset ("…+01:00[Europe/Berlin]") is dropped (the offset fixes the instant) and digits beyond the
+    microsecond are truncated, as `neo4j.time.DateTime.to_native` truncates them."""
+    return datetime.fromisoformat(text[:text.rindex("[")] if text.endswith("]") else text)
+
+
+def artifact_row(props: dict[str, Any]) -> dict[str, Any]:
+    """A raw artifact row (cypher/fragments/artifact_row.cypher) with its values Python-native and its three
+    times, read as text, datetimes again: what `native_props` makes of a row that holds DateTimes."""
+    out = native_props(props)
+    for k in TEXT_TIMES:
+        if isinstance(out.get(k), str):
+            out[k] = text_time(out[k])
+    return out
 
 
 def native(value: Any) -> Any:

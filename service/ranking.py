@@ -49,7 +49,7 @@ from neo4j import AsyncManagedTransaction
 import cypher
 from digest.retention import RetentionWeights, weights_param
 from graph import recall as recall_repo
-from graph.model import native_props
+from graph.model import artifact_row
 
 # The composer lives with the Cypher (cypher.compose): RECALL_QUALITY_OK, RETENTION_SCORE and HYBRID_RANK are
 # files in cypher/fragments/, substituted once at load time wherever a query names them.
@@ -155,6 +155,6 @@ async def hybrid_search(tx: AsyncManagedTransaction, /, *, limit: int, recall: b
                         **params: Any) -> list[RankedHit]:
     """The hybrid search (graph/recall.py) in the caller's transaction: one query, hits in rank order."""
     rows = await recall_repo.hybrid(tx, limit=limit, recall=recall, **params)
-    hits = [RankedHit(native_props(r["artifact"]), float(r["score"]), r["ft_rank"], r["vec_rank"],
+    hits = [RankedHit(artifact_row(r["artifact"]), float(r["score"]), r["ft_rank"], r["vec_rank"],
                       float(r["retention"])) for r in rows]
     return sorted(hits, key=lambda h: (-h.score, h.artifact["id"]))

@@ -13,4 +13,4 @@ WITH a, locked
 OPTIONAL MATCH (t:Tombstone {id: $id}) WHERE t.scope_id = $scope_id AND t.family IN $families
 FOREACH (_ IN CASE WHEN a IS NOT NULL AND locked.status <> 'pending' THEN [1] ELSE [] END |
   SET a.recall_count = coalesce(locked.recall_count, 0) + 1, a.accessed_at = $now)
-RETURN a {.*, embedding: null, relations: [(a)-[r:RELATES_TO]->(b) | {type: r.type, to_id: b.id}]} AS artifact, t {.*} AS tombstone
+RETURN {{ARTIFACT_ROW}} AS artifact, t {.*} AS tombstone

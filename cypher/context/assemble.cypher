@@ -347,11 +347,6 @@ CALL (picked, locked) {
   RETURN collect(a.id) AS good, count(*) AS recalled
 }
 WITH s, recalled, [x IN arms | {arm: x.arm, items: [n IN x.items WHERE n.id IN good]}] AS arms
-// The three timestamps every artifact has go back as ISO-8601 text (the record's model parses it to the same
-// datetime): the driver's pure-Python DateTime hydration of ~330 values was ~20 ms of a 100,000-memory call.
-RETURN s IS NOT NULL AS found, recalled,
-       [x IN arms | {arm: x.arm,
-                     items: [a IN x.items | a {.*, embedding: null, created_at: toString(a.created_at),
-                                               updated_at: toString(a.updated_at), accessed_at: toString(a.accessed_at),
-                                               relations: [(a)-[r:RELATES_TO]->(b) | {type: r.type, to_id: b.id}]}]}]
-       AS arms
+// Rows as ArtifactRow (their three times as ISO-8601 text: the driver's DateTime hydration of ~330 values was
+// ~20 ms of a 100,000-memory call).
+RETURN s IS NOT NULL AS found, recalled, [x IN arms | {arm: x.arm, items: [a IN x.items | {{ARTIFACT_ROW}}]}] AS arms

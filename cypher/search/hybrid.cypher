@@ -17,6 +17,6 @@ WITH a, ft_rank, vec_rank, retention, score, locked
 WHERE a:Artifact AND locked.status IN $statuses
 FOREACH (_ IN CASE WHEN $recall THEN [1] ELSE [] END |
   SET a.recall_count = coalesce(locked.recall_count, 0) + 1, a.accessed_at = $now)
-RETURN a {.*, embedding: null, relations: [(a)-[r:RELATES_TO]->(b) | {type: r.type, to_id: b.id}]} AS artifact,
+RETURN {{ARTIFACT_ROW}} AS artifact,
        score, ft_rank, vec_rank, retention
 ORDER BY score DESC, artifact.id

@@ -1,0 +1,116 @@
+"""The read paths that send an artifact's three times as ISO-8601 text (cypher/fragments/artifact_row.cypher: load
+by id, explicit search, the context call) answer exactly what the paths that hydrate Neo4j DateTimes answer (list,
+get): the same instants and offsets, the same public JSON, for times written by the service and for times an
+operator wrote in Browser with nanoseconds and a named zone."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from fastapi.testclient import TestClient
+from neo4j import Driver
+
+import cypher
+from graph import artifacts as repo
+from graph.driver import Graph
+from graph.model import Artifact, Family
+from service import artifacts as use
+from service import context as ctx_use
+from tests.conftest import OnGraph
+
+# Written as an operator might in Browser: nanoseconds, a named zone, an offset that is not UTC.
+OPERATOR_TIMES = {
+    "created_at": "2026-01-02T03:04:05.123456789+01:00[Europe/Berlin]",
+    "updated_at": "2026-01-02T03:04:05.0000015Z",
+    "accessed_at": "2026-01-02T03:04:59.999999999+05:30",
+}
+TIMES = tuple(OPERATOR_TIMES)
+
+
+def test_load_search_and_context_read_the_times_as_text() -> None:
+    for name in ("artifact/load", "search/hybrid", "context/assemble"):
+        text = cypher.compose(name)
+        assert all(f"{k}: toString(a.{k})" in text for k in TIMES), name
+
+
+def _save(client: TestClient, sid: str) -> tuple[str, str]:
+    word = "qz" + uuid.uuid4().hex[:12]  # a word no other row holds
+    r = client.post(f"/v1/scopes/{sid}/memories",
+                    json={"kind": "fact", "tier": "agent", "content": f"the locker code is {word}"})
+    assert r.status_code == 201, r.text
+    return r.json()["id"], word
+
+
+def _hydrated(on_graph: OnGraph, sid: str, id: str) -> Artifact:
+    """The artifact through artifact/get.cypher, whose times the driver hydrates as DateTimes."""
+    async def go(graph: Graph) -> Artifact:
+        rec = await graph.read(repo.get, scope_id=sid, id=id)
+        assert not isinstance(rec["artifact"]["created_at"], str)
+        return Artifact.from_node(rec["artifact"])
+    art: Artifact = on_graph(go)
+    return art
+
+
+def _as_text(on_graph: OnGraph, sid: str, id: str, word: str) -> dict[str, Artifact]:
+    async def go(graph: Graph) -> dict[str, Artifact]:
+        hits = await use.search_ranked(graph, sid, [Family.memory], query=word, limit=5, recall=False, embedder=None)
+        assert [h.artifact["id"] for h in hits] == [id]
+        ctx = await ctx_use.assemble(graph, sid, surface="all", query=word, embedder=None)
+        [in_context] = [a for a in ctx.arms["relevant_memories"] if a.id == id]
+        loaded = await use.load(graph, sid, id, [Family.memory])
+        assert all(isinstance(hits[0].artifact[k], datetime) for k in TIMES)  # the diagnostics row is native too
+        return {"search": Artifact.from_node(hits[0].artifact), "context": in_context, "load": loaded}
+    got: dict[str, Artifact] = on_graph(go)
+    return got
+
+
+def _public(client: TestClient, sid: str, id: str) -> dict[str, Any]:
+    """The record as the list route answers it (artifact/list.cypher: hydrated DateTimes)."""
+    r = client.get(f"/v1/scopes/{sid}/memories", params={"limit": 500})
+    assert r.status_code == 200, r.text
+    [row] = [x for x in r.json()["items"] if x["id"] == id]
+    out: dict[str, Any] = row
+    return out
+
+
+def test_times_read_as_text_equal_the_hydrated_ones(scope: dict[str, Any], client: TestClient,
+                                                    on_graph: OnGraph) -> None:
+    sid = scope["id"]
+    id, word = _save(client, sid)
+    before = _hydrated(on_graph, sid, id)
+    got = _as_text(on_graph, sid, id, word)
+    assert got["search"] == before  # recall=False: nothing changed, the whole record is equal
+    for path in ("context", "load"):  # recalls: accessed_at (and recall_count) move on, the rest is equal
+        assert {k: getattr(got[path], k) for k in ("created_at", "updated_at")} == \
+               {k: getattr(before, k) for k in ("created_at", "updated_at")}, path
+    after = _hydrated(on_graph, sid, id)
+    assert got["load"] == after  # the last recall: what load answered is what the graph holds
+    r = client.get(f"/v1/scopes/{sid}/memories/{id}")  # a recall too
+    assert r.status_code == 200, r.text
+    listed = _public(client, sid, id)
+    two = ("created_at", "updated_at")
+    assert {k: r.json()[k] for k in two} == {k: listed[k] for k in two}
+    assert r.json()["accessed_at"] == listed["accessed_at"]
+
+
+def test_times_an_operator_wrote_with_nanoseconds_and_a_named_zone_read_the_same(
+        scope: dict[str, Any], client: TestClient, raw: Driver, on_graph: OnGraph) -> None:
+    sid = scope["id"]
+    id, word = _save(client, sid)
+    raw.execute_query("MATCH (a:Artifact {id: $id}) SET a.created_at = datetime($t.created_at), "
+                      "a.updated_at = datetime($t.updated_at), a.accessed_at = datetime($t.accessed_at)",
+                      id=id, t=OPERATOR_TIMES)
+    before = _hydrated(on_graph, sid, id)
+    assert before.created_at.utcoffset() is not None and before.created_at.microsecond == 123456
+    got = _as_text(on_graph, sid, id, word)
+    assert got["search"] == before
+    offsets = {k: getattr(before, k).utcoffset() for k in TIMES}
+    assert {k: getattr(got["search"], k).utcoffset() for k in TIMES} == offsets
+    for path in ("context", "load"):
+        assert got[path].created_at == before.created_at and got[path].updated_at == before.updated_at, path
+    listed = _public(client, sid, id)
+    r = client.get(f"/v1/scopes/{sid}/memories/{id}")
+    assert r.status_code == 200, r.text
+    assert r.json()["created_at"] == listed["created_at"] and r.json()["updated_at"] == listed["updated_at"]
