@@ -10,7 +10,7 @@ from typing import Any
 from neo4j import AsyncManagedTransaction
 
 from graph.driver import run_named
-from graph.model import EdgeType, native, native_props
+from graph.model import EdgeType, artifact_row, native, native_props
 
 Row = dict[str, Any]
 
@@ -65,7 +65,7 @@ async def get(tx: AsyncManagedTransaction, *, scope_id: str, id: str) -> Row:
 async def get_many(tx: AsyncManagedTransaction, *, scope_id: str, ids: Sequence[str]) -> list[Row]:
     if not ids:
         return []
-    return [native_props(r["artifact"]) for r in await _all(tx, "artifact/get_many", scope_id=scope_id, ids=list(ids))]
+    return [artifact_row(r["artifact"]) for r in await _all(tx, "artifact/get_many", scope_id=scope_id, ids=list(ids))]
 
 
 async def load(tx: AsyncManagedTransaction, *, scope_id: str, id: str, families: list[str], now: datetime) -> Row:
@@ -75,7 +75,7 @@ async def load(tx: AsyncManagedTransaction, *, scope_id: str, id: str, families:
 
 
 async def list_page(tx: AsyncManagedTransaction, **params: Any) -> list[Row]:
-    return [native_props(r["artifact"]) for r in await _all(tx, "artifact/list", **params)]
+    return [artifact_row(r["artifact"]) for r in await _all(tx, "artifact/list", **params)]
 
 
 async def update(tx: AsyncManagedTransaction, **params: Any) -> Row:

@@ -1,7 +1,7 @@
 """The read paths that send an artifact's three times as ISO-8601 text (cypher/fragments/artifact_row.cypher: load
-by id, explicit search, the context call) answer exactly what the paths that hydrate Neo4j DateTimes answer (list,
-get): the same instants and offsets, the same public JSON, for times written by the service and for times an
-operator wrote in Browser with nanoseconds and a named zone."""
+by id, list, get many, explicit search, the context call) answer exactly what a read that hydrates Neo4j DateTimes
+(artifact/get.cypher) answers: the same instants and offsets, the same public JSON, for times written by the
+service and for times an operator wrote in Browser with nanoseconds and a named zone."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from graph.driver import Graph
 from graph.model import Artifact, Family
 from service import artifacts as use
 from service import context as ctx_use
+from service.api.artifacts import public
 from tests.conftest import OnGraph
 
 # Written as an operator might in Browser: nanoseconds, a named zone, an offset that is not UTC.
@@ -30,7 +31,7 @@ TIMES = tuple(OPERATOR_TIMES)
 
 
 def test_load_search_and_context_read_the_times_as_text() -> None:
-    for name in ("artifact/load", "search/hybrid", "context/assemble"):
+    for name in ("artifact/load", "artifact/list", "artifact/get_many", "search/hybrid", "context/assemble"):
         text = cypher.compose(name)
         assert all(f"{k}: toString(a.{k})" in text for k in TIMES), name
 
@@ -57,21 +58,30 @@ def _as_text(on_graph: OnGraph, sid: str, id: str, word: str) -> dict[str, Artif
     async def go(graph: Graph) -> dict[str, Artifact]:
         hits = await use.search_ranked(graph, sid, [Family.memory], query=word, limit=5, recall=False, embedder=None)
         assert [h.artifact["id"] for h in hits] == [id]
+        assert all(isinstance(hits[0].artifact[k], datetime) for k in TIMES)  # the diagnostics row is native too
+        [many] = await graph.read(repo.get_many, scope_id=sid, ids=[id])
+        assert all(isinstance(many[k], datetime) for k in TIMES)
+        # Recalls from here on: accessed_at and recall_count move on.
         ctx = await ctx_use.assemble(graph, sid, surface="all", query=word, embedder=None)
         [in_context] = [a for a in ctx.arms["relevant_memories"] if a.id == id]
         loaded = await use.load(graph, sid, id, [Family.memory])
-        assert all(isinstance(hits[0].artifact[k], datetime) for k in TIMES)  # the diagnostics row is native too
-        return {"search": Artifact.from_node(hits[0].artifact), "context": in_context, "load": loaded}
+        return {"search": Artifact.from_node(hits[0].artifact), "get_many": Artifact.from_node(many),
+                "context": in_context, "load": loaded}
     got: dict[str, Artifact] = on_graph(go)
     return got
 
 
-def _public(client: TestClient, sid: str, id: str) -> dict[str, Any]:
-    """The record as the list route answers it (artifact/list.cypher: hydrated DateTimes)."""
+def _listed(client: TestClient, sid: str, id: str) -> dict[str, Any]:
+    """The record as the list route answers it."""
     r = client.get(f"/v1/scopes/{sid}/memories", params={"limit": 500})
     assert r.status_code == 200, r.text
     [row] = [x for x in r.json()["items"] if x["id"] == id]
     out: dict[str, Any] = row
+    return out
+
+
+def _json(art: Artifact) -> dict[str, Any]:
+    out: dict[str, Any] = public(art).model_dump(mode="json")
     return out
 
 
@@ -81,18 +91,16 @@ def test_times_read_as_text_equal_the_hydrated_ones(scope: dict[str, Any], clien
     id, word = _save(client, sid)
     before = _hydrated(on_graph, sid, id)
     got = _as_text(on_graph, sid, id, word)
-    assert got["search"] == before  # recall=False: nothing changed, the whole record is equal
+    assert got["search"] == got["get_many"] == before  # recall=False: nothing changed, the whole record is equal
     for path in ("context", "load"):  # recalls: accessed_at (and recall_count) move on, the rest is equal
         assert {k: getattr(got[path], k) for k in ("created_at", "updated_at")} == \
                {k: getattr(before, k) for k in ("created_at", "updated_at")}, path
     after = _hydrated(on_graph, sid, id)
     assert got["load"] == after  # the last recall: what load answered is what the graph holds
+    assert _listed(client, sid, id) == _json(after)
     r = client.get(f"/v1/scopes/{sid}/memories/{id}")  # a recall too
     assert r.status_code == 200, r.text
-    listed = _public(client, sid, id)
-    two = ("created_at", "updated_at")
-    assert {k: r.json()[k] for k in two} == {k: listed[k] for k in two}
-    assert r.json()["accessed_at"] == listed["accessed_at"]
+    assert r.json() == _json(_hydrated(on_graph, sid, id))
 
 
 def test_times_an_operator_wrote_with_nanoseconds_and_a_named_zone_read_the_same(
@@ -104,13 +112,13 @@ def test_times_an_operator_wrote_with_nanoseconds_and_a_named_zone_read_the_same
                       id=id, t=OPERATOR_TIMES)
     before = _hydrated(on_graph, sid, id)
     assert before.created_at.utcoffset() is not None and before.created_at.microsecond == 123456
+    assert _listed(client, sid, id) == _json(before)
     got = _as_text(on_graph, sid, id, word)
-    assert got["search"] == before
+    assert got["search"] == got["get_many"] == before
     offsets = {k: getattr(before, k).utcoffset() for k in TIMES}
     assert {k: getattr(got["search"], k).utcoffset() for k in TIMES} == offsets
     for path in ("context", "load"):
         assert got[path].created_at == before.created_at and got[path].updated_at == before.updated_at, path
-    listed = _public(client, sid, id)
     r = client.get(f"/v1/scopes/{sid}/memories/{id}")
     assert r.status_code == 200, r.text
-    assert r.json()["created_at"] == listed["created_at"] and r.json()["updated_at"] == listed["updated_at"]
+    assert r.json() == _json(_hydrated(on_graph, sid, id))
