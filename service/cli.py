@@ -109,6 +109,19 @@ def cmd_schema(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_cypher(args: argparse.Namespace) -> int:
+    """A named query with its fragments substituted: what the service runs, ready to paste into Neo4j Browser."""
+    import cypher
+
+    try:
+        text = cypher.compose(args.name)
+    except (ValueError, FileNotFoundError) as exc:
+        print(f"cognition: no query named {args.name!r} ({exc})", file=sys.stderr)
+        return 2
+    print(text)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cognition", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
@@ -130,6 +143,9 @@ def build_parser() -> argparse.ArgumentParser:
     schema = add("schema", cmd_schema, "apply the schema and triggers")
     schema.add_argument("action", choices=["apply"])
     schema.add_argument("--rerun", action="store_true", help="re-run every migration (they are idempotent)")
+    query = add("cypher", cmd_cypher, "print a named query (cypher/NAME.cypher) with its {{FRAGMENTS}} substituted, "
+                                      "ready to paste into Neo4j Browser")
+    query.add_argument("name", help="e.g. artifact/list, context/assemble, search/hybrid")
     from service import cli_digest
 
     cli_digest.register(add)
