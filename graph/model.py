@@ -141,10 +141,7 @@ class Artifact(BaseModel):
     @classmethod
     def from_node(cls, props: dict[str, Any]) -> Artifact:
         # Vectors (service/embedding.py) stay in the graph: not part of the record.
-        data = {k: native(v) for k, v in props.items() if k not in EMBEDDING_PROPS}
-        for k in TEXT_TIMES:  # ISO-8601 text from cypher/fragments/artifact_row.cypher
-            if isinstance(data.get(k), str):
-                data[k] = text_time(data[k])
+        data = _parse_text_times({k: native(v) for k, v in props.items() if k not in EMBEDDING_PROPS})
         if isinstance(data.get("metadata"), str):
             data["metadata"] = json.loads(data["metadata"])
         return cls.model_validate(data)
@@ -161,14 +158,18 @@ def text_time(text: str) -> datetime:
     return datetime.fromisoformat(text[:text.rindex("[")] if text.endswith("]") else text)
 
 
+def _parse_text_times(row: dict[str, Any]) -> dict[str, Any]:
+    """The three times of a row read through cypher/fragments/artifact_row.cypher, ISO text, made datetimes."""
+    for k in TEXT_TIMES:
+        if isinstance(row.get(k), str):
+            row[k] = text_time(row[k])
+    return row
+
+
 def artifact_row(props: dict[str, Any]) -> dict[str, Any]:
     """A raw artifact row (cypher/fragments/artifact_row.cypher) with its values Python-native and its three
     times, read as text, datetimes again: what `native_props` makes of a row that holds DateTimes."""
-    out = native_props(props)
-    for k in TEXT_TIMES:
-        if isinstance(out.get(k), str):
-            out[k] = text_time(out[k])
-    return out
+    return _parse_text_times(native_props(props))
 
 
 def native(value: Any) -> Any:

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
+import cypher
 from graph import neo4j_local
 from graph.driver import Graph
 from graph.schema import apply_schema
@@ -111,8 +112,6 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 def cmd_cypher(args: argparse.Namespace) -> int:
     """A named query with its fragments substituted: what the service runs, ready to paste into Neo4j Browser."""
-    import cypher
-
     try:
         text = cypher.compose(args.name)
     except (ValueError, FileNotFoundError) as exc:
