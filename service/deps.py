@@ -16,6 +16,7 @@ Routes that find their namespace only after loading something the guard does not
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -36,8 +37,8 @@ from service.auth import (
 )
 from service.errors import ErrorBody
 
-__all__ = ["ActorDep", "GraphDep", "PrincipalDep", "authorize", "document_access", "get_principal",
-           "require_namespace", "require_role", "require_visible", "utcnow"]
+__all__ = ["ActorDep", "GraphDep", "PrincipalDep", "authorize", "bearer", "check_access", "document_access",
+           "get_principal", "require_namespace", "require_role", "require_visible", "utcnow"]
 
 _ID = re.compile(r"^[A-Za-z0-9-]{1,64}$")
 
@@ -55,7 +56,11 @@ def get_authenticator(request: Request) -> Authenticator:
 
 
 def bearer_token(request: Request) -> str | None:
-    value = request.headers.get("authorization")
+    return bearer(request.headers.get("authorization"))
+
+
+def bearer(value: str | None) -> str | None:
+    """The key in an `Authorization: Bearer <key>` header value, else None."""
     if not value:
         return None
     scheme, _, credentials = value.strip().partition(" ")
@@ -104,18 +109,27 @@ async def authorize(request: Request) -> None:
     if not path.startswith("/v1/"):
         return
     principal = await get_principal(request)
-    for param in NAMESPACE_OF:  # scope_id, pass_id: things that live in one namespace
-        value = request.path_params.get(param)
-        if value is not None:
-            await require_visible(get_authenticator(request), principal, param, value)
     named = [request.path_params.get("namespace"), request.query_params.get("namespace")]
     body = await _json_body(request)
     if isinstance(body, dict):
         named.append(body.get("namespace"))
+    await check_access(get_authenticator(request), principal, method=request.method, template=path,
+                       path_params=request.path_params, named=named)
+
+
+async def check_access(auth: Authenticator, principal: Principal, *, method: str, template: str,
+                       path_params: Mapping[str, Any], named: Iterable[Any]) -> None:
+    """The guard's checks once the caller is known: each scope or pass id in the path is visible to the key, each
+    namespace named (path, query, body) is one it holds, and its role may do `method` on the route `template`.
+    `authorize` runs them for every `/v1` route; the direct save (service/api/direct.py) runs the same."""
+    for param in NAMESPACE_OF:  # scope_id, pass_id: things that live in one namespace
+        value = path_params.get(param)
+        if value is not None:
+            await require_visible(auth, principal, param, value)
     for ns in named:
         if isinstance(ns, str):
             require_namespace(principal, ns)
-    require_role(principal, *sorted(roles_for(request.method, path)))
+    require_role(principal, *sorted(roles_for(method, template)))
 
 
 async def get_actor(principal: Annotated[Principal, Depends(get_principal)]) -> str:

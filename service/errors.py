@@ -36,11 +36,16 @@ _HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "request_too_la
 _log = logging.getLogger("cognition.errors")
 
 
+def domain_response(exc: CognitionError) -> JSONResponse:
+    """A domain refusal as it is answered, by the app's handler and by the direct save (service/api/direct.py)."""
+    body: dict[str, Any] = {"code": exc.code, "message": exc.message, **exc.details}
+    return JSONResponse(body, status_code=exc.status, headers=getattr(exc, "headers", None))
+
+
 def install(app: FastAPI) -> None:
     @app.exception_handler(CognitionError)
     async def _domain(_: Request, exc: CognitionError) -> JSONResponse:
-        body: dict[str, Any] = {"code": exc.code, "message": exc.message, **exc.details}
-        return JSONResponse(body, status_code=exc.status, headers=getattr(exc, "headers", None))
+        return domain_response(exc)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:

@@ -2,11 +2,13 @@
 
 # No `from __future__ import annotations` here: the route factory annotates with runtime classes.
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 from fastapi import APIRouter, Body, Header, Path, Query, Request, Response
+from fastapi.routing import APIRoute
 from pydantic import TypeAdapter
 
+from graph.driver import Graph
 from graph.model import Artifact, EdgeType, Family, Kind, Tier
 from service import approvals, browser_guide
 from service import artifacts as use
@@ -34,6 +36,7 @@ from service.api.schemas import (
     WorkingStateCreate,
     WorkingStateUpdate,
 )
+from service.auth import Principal
 from service.deps import ActorDep, GraphDep, PrincipalDep
 from service.errors import error_responses
 
@@ -60,6 +63,30 @@ def _hit_of(art: Artifact, score: float) -> Any:
     return _hit.validate_python(data)
 
 
+class SingleSave(NamedTuple):
+    """A family route's single save, as the direct save (service/api/direct.py) serves it."""
+
+    family: Family
+    model: type[Any]  # the body's model
+    route: APIRoute  # its template names the request in logs and metrics, and decides the role check
+
+
+SINGLE_SAVES: dict[str, SingleSave] = {}  # by the family's path segment ("memories", "knowledge", …)
+
+
+async def save_single(graph: Graph, scope_id: str, family: Family, body: Any, principal: Principal, *,
+                      idempotency_key: str | None = None) -> tuple[Any, dict[str, str]]:
+    """A single save's answer: (the record as the API shows it, the response headers). The family routes' save and
+    the direct save both answer through here."""
+    result = await use.save(graph, scope_id, family, [body], actor=principal.key_id,
+                            idempotency_key=idempotency_key, role=principal.role)
+    art = result.items[0]
+    headers = {"ETag": use.etag(art)}
+    if result.replayed:
+        headers["Idempotent-Replayed"] = "true"
+    return public(art), headers
+
+
 def _with_etag(response: Response, art: Artifact) -> None:
     response.headers["ETag"] = use.etag(art)
 
@@ -74,16 +101,14 @@ def family_router(family: Family, path: str, create: type[Any], update: type[Any
     @router.post("", status_code=201, response_model=ArtifactPublic,
                  responses=error_responses(403, 404, 409, 422, 503), name=f"save_{name}")
     async def save_one(scope_id: ScopeId, body: Annotated[create, Body()], response: Response,  # type: ignore[valid-type]
-                       graph: GraphDep, actor: ActorDep, principal: PrincipalDep,
-                       idempotency_key: IdempotencyKey = None) -> Any:
+                       graph: GraphDep, principal: PrincipalDep, idempotency_key: IdempotencyKey = None) -> Any:
         """Save one record through the write pipeline. Answers 201 with the record and its ETag."""
-        result = await use.save(graph, scope_id, family, [body], actor=actor, idempotency_key=idempotency_key,
-                                role=principal.role)
-        art = result.items[0]
-        _with_etag(response, art)
-        if result.replayed:
-            response.headers["Idempotent-Replayed"] = "true"
-        return public(art)
+        record, headers = await save_single(graph, scope_id, family, body, principal,
+                                            idempotency_key=idempotency_key)
+        response.headers.update(headers)
+        return record
+
+    SINGLE_SAVES[path] = SingleSave(family, create, router.routes[-1])  # type: ignore[arg-type]
 
     if batch is not None:
         @router.post("/batch", status_code=201, response_model=Items,
