@@ -1,7 +1,6 @@
 """Routes under `/v1/scopes/{scope_id}/…`: memories, knowledge, skills, kernels, working state, edges."""
 
 # No `from __future__ import annotations` here: the route factory annotates with runtime classes.
-from datetime import datetime
 from typing import Annotated, Any, NamedTuple
 
 from fastapi import APIRouter, Body, Header, Path, Query, Request, Response
@@ -20,6 +19,7 @@ from service.api.schemas import (
     EdgeCreate,
     EdgePublic,
     History,
+    Instant,
     Items,
     KernelUpdate,
     KnowledgeCreate,
@@ -128,7 +128,7 @@ def family_router(family: Family, path: str, create: type[Any], update: type[Any
                          kind: Kind | None = None, tier: Tier | None = None,
                          status: Annotated[str, Query(pattern="^(pending|active|archived)$")] = "active",
                          tag: Annotated[str | None, Query(max_length=64)] = None,
-                         created_after: datetime | None = None, created_before: datetime | None = None,
+                         created_after: Instant | None = None, created_before: Instant | None = None,
                          cursor: Annotated[str | None, Query(max_length=500)] = None,
                          limit: Annotated[int, Query(ge=1, le=500)] = 50) -> Any:
         """List under typed filters in a stable order (created_at, id). Not a recall."""

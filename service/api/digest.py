@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Response
@@ -10,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from digest.passes import PassRequest, get_pass, run_pass
 from service import observability
+from service.api.schemas import Instant
 from service.api.scopes import Ident
 from service.deps import ActorDep, GraphDep
 from service.errors import error_responses
@@ -23,7 +23,7 @@ class DigestPassCreate(BaseModel):
     cognitive_owner: Ident
     phases: Annotated[list[Literal["archive", "remove"]], Field(min_length=1, max_length=2)]
     dry_run: bool = False
-    as_of: datetime | None = Field(None, description="dry runs only: evaluate the time-based rules at this instant")
+    as_of: Instant | None = Field(None, description="dry runs only: evaluate the time-based rules at this instant")
 
 
 class DecisionPublic(BaseModel):

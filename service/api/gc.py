@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request, Response
@@ -11,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from digest.gc import GCConfig, run_gc
 from service import observability
 from service.api.digest import PassOutcome
+from service.api.schemas import Instant
 from service.api.scopes import Ident
 from service.deps import ActorDep, GraphDep
 from service.errors import error_responses
@@ -27,7 +27,7 @@ class GCRunCreate(BaseModel):
     max_entries: Annotated[int, Field(ge=0, le=10_000_000)] | None = Field(
         None, description="override the configured per-partition maximum for this run")
     dry_run: bool = False
-    as_of: datetime | None = Field(None, description="dry runs only: evaluate TTLs at this instant")
+    as_of: Instant | None = Field(None, description="dry runs only: evaluate TTLs at this instant")
 
 
 @router.post("/runs", status_code=201, response_model=PassOutcome, response_model_by_alias=True,
