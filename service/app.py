@@ -86,7 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 try:
                     yield
                 finally:
-                    cyclic_gc.unfreeze()  # an app made and dropped in one process (tests) is collected whole
+                    cyclic_gc.unfreeze()  # what an app made and dropped in one process (tests) froze: collectable again
             embedding.configure(previous_embedder)
             pipeline.configure(previous_thresholds.refuse_at, previous_thresholds.hold_at)
         finally:
