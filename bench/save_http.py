@@ -7,7 +7,10 @@ The same served process is then measured again with a lean client: the standard 
 bodies encoded beforehand. On this 2-core machine the client shares the cores with the server and Neo4j; httpx
 spends ~1.4 ms of CPU a request where `http.client` spends ~0.5 ms, so the lean rows are nearer the service's own
 speed. Beside them, in the same run, a one-node raw commit (`CREATE (:BenchProbe {i: $i})`, the trigger still
-runs) through the raw driver: what a save through the whole service costs above the bare commit (info).
+runs) through the raw driver: what a save through the whole service costs above the bare commit (info). And,
+over the lean run, the CPU each process spent a save (info; Linux `/proc`): this client, the served process, and
+Neo4j's whole JVM (the query and commit, the full-text index thread, the JIT, GC) when the bench manages it. On
+two cores a sequential save costs about the sum of the first two and Neo4j's Bolt worker share.
 
 The service listens on COGNITION_BENCH_SERVICE_PORT (default 27080); its request log goes to a temporary file."""
 
@@ -28,6 +31,7 @@ from typing import Any
 import httpx
 
 from bench.common import Context, Row, TextGen, pct, progress, timed
+from graph import neo4j_local
 
 NAME = "save_http"
 MIN_RATE = 150.0  # saves/s
@@ -96,8 +100,40 @@ def _posts(client: httpx.Client, path: str, bodies: list[dict[str, Any]]) -> lis
     return lat
 
 
-def _lean_posts(base: str, key: str, path: str, bodies: list[dict[str, Any]]) -> tuple[list[int], float]:
-    """The same saves through `http.client` (one keep-alive connection): (latencies in ns, saves per second)."""
+def _cpu_s(pid: int | None) -> float | None:
+    """A process's user + system CPU seconds so far (Linux `/proc`); None where that cannot be read."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class _CpuPerSave:
+    """CPU milliseconds a save of this client (the whole bench process), the served process and Neo4j, over
+    the saves between `__enter__` and `__exit__` (`n` of them)."""
+
+    def __init__(self, served: int, neo4j: int | None, n: int) -> None:
+        self.pids, self.n = {"served": served, "neo4j": neo4j}, n
+        self.ms: dict[str, float | None] = {}
+
+    def __enter__(self) -> _CpuPerSave:
+        self.start = {"client": time.process_time(), **{k: _cpu_s(p) for k, p in self.pids.items()}}
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        end = {"client": time.process_time(), **{k: _cpu_s(p) for k, p in self.pids.items()}}
+        for k, t0 in self.start.items():
+            t1 = end[k]
+            self.ms[k] = None if t0 is None or t1 is None else (t1 - t0) * 1000 / self.n
+
+
+def _lean_posts(base: str, key: str, path: str, bodies: list[dict[str, Any]],
+                cpu: _CpuPerSave) -> tuple[list[int], float]:
+    """The same saves through `http.client` (one keep-alive connection): (latencies in ns, saves per second);
+    `cpu` measures the processes over them."""
     host, _, port = base.removeprefix("http://").partition(":")
     headers = {"authorization": f"Bearer {key}", "content-type": "application/json"}
     encoded = [json.dumps(b).encode() for b in bodies]
@@ -105,22 +141,24 @@ def _lean_posts(base: str, key: str, path: str, bodies: list[dict[str, Any]]) ->
     lat: list[int] = []
     try:
         started = time.perf_counter()
-        for data in encoded:
-            t0 = time.perf_counter_ns()
-            conn.request("POST", path, body=data, headers=headers)
-            r = conn.getresponse()
-            answer = r.read()
-            lat.append(time.perf_counter_ns() - t0)
-            if r.status != 201:
-                raise RuntimeError(f"save answered {r.status}: {answer[:200]!r}")
+        with cpu:
+            for data in encoded:
+                t0 = time.perf_counter_ns()
+                conn.request("POST", path, body=data, headers=headers)
+                r = conn.getresponse()
+                answer = r.read()
+                lat.append(time.perf_counter_ns() - t0)
+                if r.status != 201:
+                    raise RuntimeError(f"save answered {r.status}: {answer[:200]!r}")
         return lat, len(encoded) / (time.perf_counter() - started)
     finally:
         conn.close()
 
 
-def _sequential(base: str, key: str, n: int) -> tuple[list[int], float, int, list[int], float]:
+def _sequential(base: str, key: str, n: int,
+                cpu: _CpuPerSave) -> tuple[list[int], float, int, list[int], float]:
     """(latency of each measured save in ns, saves per second over the measured run, warm-up saves made, and the
-    same two for the lean client)."""
+    same two for the lean client, over whose saves `cpu` measures)."""
     gen = TextGen(18)
     with httpx.Client(base_url=base, headers={"authorization": f"Bearer {key}"}, timeout=30.0) as client:
         r = client.post("/v1/scopes", json={"namespace": "bench", "cognitive_owner": "http",
@@ -138,7 +176,7 @@ def _sequential(base: str, key: str, n: int) -> tuple[list[int], float, int, lis
         lat = _posts(client, path, bodies)
         rate = n / (time.perf_counter() - started)
     lean, lean_rate = _lean_posts(base, key, path, [gen.memory().model_dump(mode="json", exclude_none=True)
-                                                    for _ in range(n)])
+                                                    for _ in range(n)], cpu)
     return lat, rate, len(p50s) * WARM_WINDOW, lean, lean_rate
 
 
@@ -151,7 +189,9 @@ async def run(ctx: Context) -> list[Row]:
         try:
             await asyncio.to_thread(_wait_ready, base, proc)
             progress(f"{NAME}: cognition serve on {base}; warm-up {WARM_MIN}-{WARM_MAX}, then {n} sequential saves")
-            lat, rate, warm, lean, lean_rate = await asyncio.to_thread(_sequential, base, key, n)
+            managed = neo4j_local.instance_for(ctx.cfg.uri if ctx.cfg else None)
+            cpu = _CpuPerSave(proc.pid, neo4j_local.status(managed) if managed else None, n)
+            lat, rate, warm, lean, lean_rate = await asyncio.to_thread(_sequential, base, key, n, cpu)
         finally:
             proc.terminate()
             try:
@@ -175,4 +215,7 @@ async def run(ctx: Context) -> list[Row]:
             f">= {MIN_RATE:g}/s", lean_rate >= MIN_RATE),
         Row(NAME, f"the same, lean client (http.client, n={n}) p50 vs one-node raw commit", pct(lean, 0.5),
             pct(commit_ns, 0.5), "ms", f"<= {MAX_P50_MS:g} ms", pct(lean, 0.5) <= MAX_P50_MS),
+        *(Row(NAME, f"the lean run's CPU a save: {what} (info)", cpu.ms[k], None, "ms")
+          for k, what in (("client", "this client"), ("served", "the served process"),
+                          ("neo4j", "Neo4j, the whole JVM")) if cpu.ms.get(k) is not None),
     ]
