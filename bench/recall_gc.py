@@ -68,17 +68,18 @@ async def _fill_raw(ctx: Context, scope_id: str, n: int, corpus: TextGen, *, spr
 
 
 def _arm_queries() -> dict[str, str]:
-    """Each arm's branch of the composed context query, as a query of its own."""
+    """Each branch of the composed context query, as a query of its own: one an eager or lazy arm, and one
+    (`retention`) the four RetentionScore arms, which share a pipeline."""
     text = cypher.compose("context/assemble")
     body = text[text.index("OPTIONAL CALL (s) {") + len("OPTIONAL CALL (s) {"):text.index("\n}\nWITH s, [x IN")]
     out = {}
-    # Arms are separated by a UNION ALL followed by the next arm's `// name:` comment (the hybrid-rank
-    # fragment inside relevant_memories has UNION ALLs of its own).
+    # Branches are separated by a UNION ALL followed by the next branch's `// name:` comment (the hybrid-rank
+    # fragment inside relevant_memories, and the retention pipeline, have UNION ALLs of their own).
     for branch in re.split(r"\n  UNION ALL\n(?=  // [a-z_]+:)", body):
-        arm = re.search(r"RETURN '([a-z_]+)' AS arm", branch)
-        if arm:
-            out[arm.group(1)] = ("OPTIONAL MATCH (s:Scope {id: $scope_id}) WHERE s.deleting IS NULL\n"
-                                 f"CALL (s) {{\n{branch}\n}}\nRETURN arm, items")
+        name = re.match(r"\s*// ([a-z_]+):", branch)
+        if name:
+            out[name.group(1)] = ("OPTIONAL MATCH (s:Scope {id: $scope_id}) WHERE s.deleting IS NULL\n"
+                                  f"CALL (s) {{\n{branch}\n}}\nRETURN arm, items")
     return out
 
 
@@ -110,6 +111,13 @@ async def _measure_context(ctx: Context, sid: str, size: int, corpus: TextGen, a
 
     # the raw side runs with the parameters the service sends (those of the first query)
     captured: dict[str, Any] = await ctx_use.query_params(sid, surface="all", query=queries[0], embedder=None)
+    # Info: what a call pays when Neo4j has no plan for the query (its first call, a statistics replan): the
+    # plan alone, timed as an EXPLAIN (not cached) right after the query caches are cleared.
+    await ctx.raw_write("CALL db.clearQueryCaches()")
+    t0 = time.perf_counter()
+    await ctx.raw_write("EXPLAIN " + cypher.compose("context/assemble"), **captured)
+    rows = [Row(NAME_CONTEXT, f"planning the context query (EXPLAIN, query caches cleared), {size:,} memories "
+                "(info)", (time.perf_counter() - t0) * 1000, None, "ms")]
     await service(0)
 
     async def raw(i: int) -> None:
@@ -123,8 +131,8 @@ async def _measure_context(ctx: Context, sid: str, size: int, corpus: TextGen, a
 
     await interleaved(10, service, fulltext, start=1)  # warm the full-text side's plan and caches too
     svc_ns, raw_ns = await interleaved(ctx.sizes.queries, service, raw, start=1)
-    rows = latency_rows(NAME_CONTEXT, f"9 arms, {size:,} memories", svc_ns, raw_ns, 1.2,
-                        raw_label="9 raw arm queries")
+    rows += latency_rows(NAME_CONTEXT, f"9 arms, {size:,} memories", svc_ns, raw_ns, 1.2,
+                        raw_label=f"the {len(arms)} raw branch queries")
     svc_ns, ft_ns = await interleaved(ctx.sizes.queries, service, fulltext, start=1)
     rows += latency_rows(NAME_CONTEXT, f"9 arms vs 1 full-text query, {size:,} memories", svc_ns, ft_ns,
                          CONTEXT_VS_FULLTEXT, raw_label="1 raw full-text query")

@@ -35,8 +35,9 @@ recall (recall_count + 1, accessed_at = now) in the same transaction.
 
 No arm reads all its rows (issue 18; README "The context call's speed"): the eager arms walk composite range
 indexes in their order, the retention arms rank five index-ordered lists of `FIRST_CANDIDATES` rows and prove
-the answer exact, or read them `CANDIDATES` long and prove it, or fall back to scoring every row. The query it
-replaced is kept as the tests' oracle, `cypher/context/assemble_reference.cypher`.
+the answer exact, or read them `CANDIDATES` long and prove it, or fall back to scoring every row; the four
+retention arms share one pipeline, written once, which keeps the query quick to plan. The query it replaced is
+kept as the tests' oracle, `cypher/context/assemble_reference.cypher`.
 """
 
 from __future__ import annotations
@@ -152,5 +153,7 @@ async def query_params(scope_id: str, *, surface: str, query: str | None = None,
                                    statuses=[Status.active.value], fetch=params.fetch(limit), now=utcnow(),
                                    params=params, min_cosine=embedding.min_cosine(model), ft_ids=ft_ids,
                                    vec_ids=vec_ids)
-    return {**hybrid, "arms": list(arms), "limits": merged, "cand_first": max(FIRST_CANDIDATES, *merged.values()),
-            "cand": max(CANDIDATES, MAX_LIMIT)}
+    # `arms` as a map of all nine (not a list of the requested ones): one plan for every surface (see `q` in
+    # ranking.hybrid_params)
+    return {**hybrid, "arms": {arm: arm in arms for arm in ARMS}, "limits": merged,
+            "cand_first": max(FIRST_CANDIDATES, *merged.values()), "cand": max(CANDIDATES, MAX_LIMIT)}

@@ -19,15 +19,18 @@
 //   eligible rows (the top $cand_first by each of those four and by updated_at, its tie-break) and ranks only
 //   their union; fragments/retention_top.cypher proves the answer exact or says it is not (`exact`). Then the
 //   same lists are read $cand long and the proof asked again, and only if that fails too the arm scores every
-//   row as before: never a different answer, at worst the old cost.
+//   row as before: never a different answer, at worst the old cost. The four arms run as one pipeline (a row
+//   per arm: their lists differ, the ranking, the proof and the fallback are written once), because Neo4j's
+//   planning time grows with the query's text: four copies of the pipeline took ~12 s to plan, one ~4.5 s
+//   (README "Planning the context query"), paid on a Neo4j's first call and at each statistics replan.
 // - the lock tail reads, under the lock, only the properties RecallQualityOK and the count need.
-// Params: $scope_id, $arms (names requested), $limits (map arm -> n), $now, $w (retention weights),
+// Params: $scope_id, $arms (map arm -> requested), $limits (map arm -> n), $now, $w (retention weights),
 //         $cand_first, $cand (the lengths of the retention lists, first and second reading),
 //         and those of search/hybrid_rank.cypher for relevant_memories ($families = ['memory'], $statuses = ['active'])
 OPTIONAL MATCH (s:Scope {id: $scope_id}) WHERE s.deleting IS NULL
 OPTIONAL CALL (s) {
   // constraints: memories of kind constraint; most trusted first, then most recently updated
-  WITH s WHERE s IS NOT NULL AND 'constraints' IN $arms
+  WITH s WHERE s IS NOT NULL AND $arms.constraints
   MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, trust, updated_at)
   WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'constraint' AND {{RECALL_QUALITY_OK}}
     AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
@@ -36,7 +39,7 @@ OPTIONAL CALL (s) {
   RETURN 'constraints' AS arm, collect(a) AS items
   UNION ALL
   // instructions: memories of kind instruction; most trusted first, then most recently updated
-  WITH s WHERE s IS NOT NULL AND 'instructions' IN $arms
+  WITH s WHERE s IS NOT NULL AND $arms.instructions
   MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, trust, updated_at)
   WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'instruction' AND {{RECALL_QUALITY_OK}}
     AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
@@ -45,76 +48,150 @@ OPTIONAL CALL (s) {
   RETURN 'instructions' AS arm, collect(a) AS items
   UNION ALL
   // environment: memories of kind environment; most recently updated first
-  WITH s WHERE s IS NOT NULL AND 'environment' IN $arms
+  WITH s WHERE s IS NOT NULL AND $arms.environment
   MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, updated_at)
   WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'environment' AND {{RECALL_QUALITY_OK}}
     AND a.updated_at IS NOT NULL
   WITH a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.updated_at DESC, a.id LIMIT $limits.environment
   RETURN 'environment' AS arm, collect(a) AS items
   UNION ALL
-  // preferences: memories of kind preference; highest retention first
-  WITH s WHERE s IS NOT NULL AND 'preferences' IN $arms
-  WITH $cand_first AS depth, [
-    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, recall_count)
-              WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.recall_count DESC LIMIT $cand_first },
-    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, accessed_at)
-              WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.accessed_at DESC LIMIT $cand_first },
-    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, created_at)
-              WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.created_at DESC LIMIT $cand_first },
-    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, trust, updated_at)
-              WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.trust DESC LIMIT $cand_first },
-    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, updated_at)
-              WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.updated_at DESC LIMIT $cand_first }
-  ] AS lists, [] AS pool,
-       $limits.preferences AS n
+  // retention: the arms preferences, knowledge, skills and profile, highest RetentionScore first, in one pipeline
+  // (a row per requested arm). `family` is the arm's family; `role` marks the profile, whose memories are the role tier's
+  // other than episodes and whose kernels (the agent's, then the world's, each only when not empty) always rank
+  // first, as `pool`.
+  WITH s WHERE s IS NOT NULL
+  UNWIND [arm IN ['preferences', 'knowledge', 'skills', 'profile'] WHERE $arms[arm]] AS arm
+  WITH arm, CASE arm WHEN 'knowledge' THEN 'knowledge' WHEN 'skills' THEN 'skill' ELSE 'memory' END AS family,
+       arm = 'profile' AS role, $limits[arm] AS n
+  WITH arm, family, role, n,
+       CASE WHEN role THEN COLLECT {
+         MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status)
+         WHERE a.scope_id = $scope_id AND a.family IN ['agent_kernel', 'world_kernel']
+           AND {{RECALL_QUALITY_OK}} AND trim(coalesce(a.content, '')) <> '' RETURN a } ELSE [] END AS pool
+  // the five lists, $cand_first long
+  CALL (arm, family, role) {
+    // preferences: memories of kind preference, read through the kind's indexes
+    WITH arm WHERE arm = 'preferences'
+    RETURN [
+        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, recall_count)
+                  WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
+                  RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.recall_count DESC LIMIT $cand_first },
+        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, accessed_at)
+                  WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
+                  RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.accessed_at DESC LIMIT $cand_first },
+        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, created_at)
+                  WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
+                  RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.created_at DESC LIMIT $cand_first },
+        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, trust, updated_at)
+                  WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
+                  RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.trust DESC LIMIT $cand_first },
+        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, updated_at)
+                  WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL
+                  RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.updated_at DESC LIMIT $cand_first }
+    ] AS lists
+    UNION ALL
+    // knowledge pages, skills, the profile's role-tier memories other than episodes: through the family's indexes
+    WITH arm, family, role WHERE arm <> 'preferences'
+    RETURN [
+        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, recall_count)
+                  WHERE a.scope_id = $scope_id AND a.family = family AND (NOT role OR (a.tier = 'role' AND a.kind <> 'episodic')) AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
+                  RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.recall_count DESC LIMIT $cand_first },
+        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, accessed_at)
+                  WHERE a.scope_id = $scope_id AND a.family = family AND (NOT role OR (a.tier = 'role' AND a.kind <> 'episodic')) AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
+                  RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.accessed_at DESC LIMIT $cand_first },
+        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, created_at)
+                  WHERE a.scope_id = $scope_id AND a.family = family AND (NOT role OR (a.tier = 'role' AND a.kind <> 'episodic')) AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
+                  RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.created_at DESC LIMIT $cand_first },
+        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, trust)
+                  WHERE a.scope_id = $scope_id AND a.family = family AND (NOT role OR (a.tier = 'role' AND a.kind <> 'episodic')) AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
+                  RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.trust DESC LIMIT $cand_first },
+        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, updated_at)
+                  WHERE a.scope_id = $scope_id AND a.family = family AND (NOT role OR (a.tier = 'role' AND a.kind <> 'episodic')) AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL
+                  RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.updated_at DESC LIMIT $cand_first }
+    ] AS lists
+  }
+  WITH arm, family, role, pool, n, lists, $cand_first AS depth
   {{RETENTION_TOP}}
-  WITH top, exact, CASE WHEN exact THEN [] ELSE [$cand] END AS deeper
-  OPTIONAL CALL (deeper) {
+  WITH arm, family, role, pool, n, top, exact AS shallow
+  OPTIONAL CALL (arm, family, role, pool, n, shallow) {
     // the short lists proved nothing: the same lists, $cand long
-    UNWIND deeper AS depth
-    WITH depth, [
-      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, recall_count)
-                WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
-                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.recall_count DESC LIMIT $cand },
-      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, accessed_at)
-                WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
-                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.accessed_at DESC LIMIT $cand },
-      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, created_at)
-                WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
-                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.created_at DESC LIMIT $cand },
-      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, trust, updated_at)
-                WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
-                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.trust DESC LIMIT $cand },
-      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, updated_at)
-                WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL
-                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.updated_at DESC LIMIT $cand }
-    ] AS lists, [] AS pool,
-         $limits.preferences AS n
+    WITH arm, family, role, pool, n WHERE NOT shallow
+    CALL (arm, family, role) {
+      // preferences: memories of kind preference, read through the kind's indexes
+      WITH arm WHERE arm = 'preferences'
+      RETURN [
+          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, recall_count)
+                    WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
+                    RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.recall_count DESC LIMIT $cand },
+          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, accessed_at)
+                    WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
+                    RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.accessed_at DESC LIMIT $cand },
+          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, created_at)
+                    WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
+                    RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.created_at DESC LIMIT $cand },
+          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, trust, updated_at)
+                    WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
+                    RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.trust DESC LIMIT $cand },
+          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, updated_at)
+                    WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL
+                    RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.updated_at DESC LIMIT $cand }
+      ] AS lists
+      UNION ALL
+      // knowledge pages, skills, the profile's role-tier memories other than episodes: through the family's indexes
+      WITH arm, family, role WHERE arm <> 'preferences'
+      RETURN [
+          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, recall_count)
+                    WHERE a.scope_id = $scope_id AND a.family = family AND (NOT role OR (a.tier = 'role' AND a.kind <> 'episodic')) AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
+                    RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.recall_count DESC LIMIT $cand },
+          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, accessed_at)
+                    WHERE a.scope_id = $scope_id AND a.family = family AND (NOT role OR (a.tier = 'role' AND a.kind <> 'episodic')) AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
+                    RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.accessed_at DESC LIMIT $cand },
+          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, created_at)
+                    WHERE a.scope_id = $scope_id AND a.family = family AND (NOT role OR (a.tier = 'role' AND a.kind <> 'episodic')) AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
+                    RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.created_at DESC LIMIT $cand },
+          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, trust)
+                    WHERE a.scope_id = $scope_id AND a.family = family AND (NOT role OR (a.tier = 'role' AND a.kind <> 'episodic')) AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
+                    RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.trust DESC LIMIT $cand },
+          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, updated_at)
+                    WHERE a.scope_id = $scope_id AND a.family = family AND (NOT role OR (a.tier = 'role' AND a.kind <> 'episodic')) AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL
+                    RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.updated_at DESC LIMIT $cand }
+      ] AS lists
+    }
+    WITH arm, family, role, pool, n, lists, $cand AS depth
     {{RETENTION_TOP}}
     RETURN top AS deep_top, exact AS deep_exact
   }
-  WITH CASE WHEN exact THEN top ELSE deep_top END AS top, exact OR coalesce(deep_exact, false) AS exact
-  OPTIONAL CALL (exact) {
-    // the proof did not hold: score every row, as context/assemble_reference.cypher does
-    UNWIND CASE WHEN exact THEN [] ELSE [$scope_id] END AS scope_id
-    MATCH (a:Artifact)
-    WHERE a.scope_id = scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}}
+  WITH arm, family, role, n, CASE WHEN shallow THEN top ELSE deep_top END AS top,
+       shallow OR coalesce(deep_exact, false) AS exact
+  OPTIONAL CALL (arm, family, role, n, exact) {
+    // the proof did not hold: score every row of the arm, as context/assemble_reference.cypher does
+    WITH arm, family, role, n WHERE NOT exact
+    CALL (arm, family, role) {
+      WITH arm WHERE arm = 'preferences'
+      MATCH (a:Artifact)
+      WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}}
+      RETURN a
+      UNION ALL
+      WITH arm, family, role WHERE arm <> 'preferences'
+      MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status)
+      WHERE a.scope_id = $scope_id AND a.family IN CASE WHEN role THEN [family, 'agent_kernel', 'world_kernel'] ELSE [family] END
+        AND {{RECALL_QUALITY_OK}}
+        AND CASE WHEN a.family = family THEN NOT role OR (a.tier = 'role' AND a.kind <> 'episodic')
+                 ELSE trim(coalesce(a.content, '')) <> '' END  // a kernel, with something to say
+      RETURN a
+    }
     CALL (a) {
       WITH a AS m
       RETURN {{RETENTION_SCORE}} AS retention
     }
-    WITH a ORDER BY retention DESC, a.updated_at DESC, a.id LIMIT $limits.preferences
+    WITH a ORDER BY CASE a.family WHEN 'agent_kernel' THEN 0 WHEN 'world_kernel' THEN 1 ELSE 2 END,
+                    retention DESC, a.updated_at DESC, a.id
     RETURN collect(a) AS scanned
   }
-  RETURN 'preferences' AS arm, CASE WHEN exact THEN top ELSE scanned END AS items
+  RETURN arm, CASE WHEN exact THEN top ELSE scanned[..n] END AS items
   UNION ALL
   // recent_episodes: memories of kind episodic; newest first
-  WITH s WHERE s IS NOT NULL AND 'recent_episodes' IN $arms
+  WITH s WHERE s IS NOT NULL AND $arms.recent_episodes
   MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, created_at)
   WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'episodic' AND {{RECALL_QUALITY_OK}}
     AND a.created_at IS NOT NULL
@@ -122,205 +199,11 @@ OPTIONAL CALL (s) {
   RETURN 'recent_episodes' AS arm, collect(a) AS items
   UNION ALL
   // relevant_memories: memories of any kind, hybrid-ranked against the query (nothing without one)
-  WITH s WHERE s IS NOT NULL AND 'relevant_memories' IN $arms AND ($lucene IS NOT NULL OR $qvec IS NOT NULL)
+  WITH s WHERE s IS NOT NULL AND $arms.relevant_memories AND ($q.lucene IS NOT NULL OR $q.qvec IS NOT NULL)
   {{HYBRID_RANK}}
   WITH a, score WHERE a.scope_id = $scope_id AND a.family = 'memory' AND {{RECALL_QUALITY_OK}}
   WITH a ORDER BY score DESC, a.id LIMIT $limits.relevant_memories
   RETURN 'relevant_memories' AS arm, collect(a) AS items
-  UNION ALL
-  // knowledge: knowledge pages; highest retention first
-  WITH s WHERE s IS NOT NULL AND 'knowledge' IN $arms
-  WITH $cand_first AS depth, [
-    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, recall_count)
-              WHERE a.scope_id = $scope_id AND a.family = 'knowledge' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.recall_count DESC LIMIT $cand_first },
-    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, accessed_at)
-              WHERE a.scope_id = $scope_id AND a.family = 'knowledge' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.accessed_at DESC LIMIT $cand_first },
-    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, created_at)
-              WHERE a.scope_id = $scope_id AND a.family = 'knowledge' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.created_at DESC LIMIT $cand_first },
-    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, trust)
-              WHERE a.scope_id = $scope_id AND a.family = 'knowledge' AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.trust DESC LIMIT $cand_first },
-    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, updated_at)
-              WHERE a.scope_id = $scope_id AND a.family = 'knowledge' AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.updated_at DESC LIMIT $cand_first }
-  ] AS lists, [] AS pool,
-       $limits.knowledge AS n
-  {{RETENTION_TOP}}
-  WITH top, exact, CASE WHEN exact THEN [] ELSE [$cand] END AS deeper
-  OPTIONAL CALL (deeper) {
-    // the short lists proved nothing: the same lists, $cand long
-    UNWIND deeper AS depth
-    WITH depth, [
-      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, recall_count)
-                WHERE a.scope_id = $scope_id AND a.family = 'knowledge' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
-                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.recall_count DESC LIMIT $cand },
-      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, accessed_at)
-                WHERE a.scope_id = $scope_id AND a.family = 'knowledge' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
-                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.accessed_at DESC LIMIT $cand },
-      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, created_at)
-                WHERE a.scope_id = $scope_id AND a.family = 'knowledge' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
-                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.created_at DESC LIMIT $cand },
-      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, trust)
-                WHERE a.scope_id = $scope_id AND a.family = 'knowledge' AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
-                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.trust DESC LIMIT $cand },
-      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, updated_at)
-                WHERE a.scope_id = $scope_id AND a.family = 'knowledge' AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL
-                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.updated_at DESC LIMIT $cand }
-    ] AS lists, [] AS pool,
-         $limits.knowledge AS n
-    {{RETENTION_TOP}}
-    RETURN top AS deep_top, exact AS deep_exact
-  }
-  WITH CASE WHEN exact THEN top ELSE deep_top END AS top, exact OR coalesce(deep_exact, false) AS exact
-  OPTIONAL CALL (exact) {
-    // the proof did not hold: score every row, as context/assemble_reference.cypher does
-    UNWIND CASE WHEN exact THEN [] ELSE [$scope_id] END AS scope_id
-    MATCH (a:Artifact)
-    WHERE a.scope_id = scope_id AND a.family = 'knowledge' AND {{RECALL_QUALITY_OK}}
-    CALL (a) {
-      WITH a AS m
-      RETURN {{RETENTION_SCORE}} AS retention
-    }
-    WITH a ORDER BY retention DESC, a.updated_at DESC, a.id LIMIT $limits.knowledge
-    RETURN collect(a) AS scanned
-  }
-  RETURN 'knowledge' AS arm, CASE WHEN exact THEN top ELSE scanned END AS items
-  UNION ALL
-  // skills: skills; highest retention first
-  WITH s WHERE s IS NOT NULL AND 'skills' IN $arms
-  WITH $cand_first AS depth, [
-    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, recall_count)
-              WHERE a.scope_id = $scope_id AND a.family = 'skill' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.recall_count DESC LIMIT $cand_first },
-    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, accessed_at)
-              WHERE a.scope_id = $scope_id AND a.family = 'skill' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.accessed_at DESC LIMIT $cand_first },
-    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, created_at)
-              WHERE a.scope_id = $scope_id AND a.family = 'skill' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.created_at DESC LIMIT $cand_first },
-    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, trust)
-              WHERE a.scope_id = $scope_id AND a.family = 'skill' AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.trust DESC LIMIT $cand_first },
-    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, updated_at)
-              WHERE a.scope_id = $scope_id AND a.family = 'skill' AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.updated_at DESC LIMIT $cand_first }
-  ] AS lists, [] AS pool,
-       $limits.skills AS n
-  {{RETENTION_TOP}}
-  WITH top, exact, CASE WHEN exact THEN [] ELSE [$cand] END AS deeper
-  OPTIONAL CALL (deeper) {
-    // the short lists proved nothing: the same lists, $cand long
-    UNWIND deeper AS depth
-    WITH depth, [
-      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, recall_count)
-                WHERE a.scope_id = $scope_id AND a.family = 'skill' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
-                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.recall_count DESC LIMIT $cand },
-      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, accessed_at)
-                WHERE a.scope_id = $scope_id AND a.family = 'skill' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
-                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.accessed_at DESC LIMIT $cand },
-      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, created_at)
-                WHERE a.scope_id = $scope_id AND a.family = 'skill' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
-                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.created_at DESC LIMIT $cand },
-      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, trust)
-                WHERE a.scope_id = $scope_id AND a.family = 'skill' AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
-                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.trust DESC LIMIT $cand },
-      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, updated_at)
-                WHERE a.scope_id = $scope_id AND a.family = 'skill' AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL
-                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.updated_at DESC LIMIT $cand }
-    ] AS lists, [] AS pool,
-         $limits.skills AS n
-    {{RETENTION_TOP}}
-    RETURN top AS deep_top, exact AS deep_exact
-  }
-  WITH CASE WHEN exact THEN top ELSE deep_top END AS top, exact OR coalesce(deep_exact, false) AS exact
-  OPTIONAL CALL (exact) {
-    // the proof did not hold: score every row, as context/assemble_reference.cypher does
-    UNWIND CASE WHEN exact THEN [] ELSE [$scope_id] END AS scope_id
-    MATCH (a:Artifact)
-    WHERE a.scope_id = scope_id AND a.family = 'skill' AND {{RECALL_QUALITY_OK}}
-    CALL (a) {
-      WITH a AS m
-      RETURN {{RETENTION_SCORE}} AS retention
-    }
-    WITH a ORDER BY retention DESC, a.updated_at DESC, a.id LIMIT $limits.skills
-    RETURN collect(a) AS scanned
-  }
-  RETURN 'skills' AS arm, CASE WHEN exact THEN top ELSE scanned END AS items
-  UNION ALL
-  // profile: the agent kernel, then the world kernel (when they say something), then role-tier memories
-  // (the long-lived role memory) other than episodes, highest retention first. The kernels (one of each)
-  // are always ranked; the memories come from their five lists.
-  WITH s WHERE s IS NOT NULL AND 'profile' IN $arms
-  WITH $cand_first AS depth, [
-    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, recall_count)
-              WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.recall_count DESC LIMIT $cand_first },
-    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, accessed_at)
-              WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.accessed_at DESC LIMIT $cand_first },
-    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, created_at)
-              WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.created_at DESC LIMIT $cand_first },
-    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, trust)
-              WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.trust DESC LIMIT $cand_first },
-    COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, updated_at)
-              WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL
-              RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.updated_at DESC LIMIT $cand_first }
-  ] AS lists,
-       COLLECT { MATCH (a:Artifact)
-                 WHERE a.scope_id = $scope_id AND a.family IN ['agent_kernel', 'world_kernel']
-                   AND {{RECALL_QUALITY_OK}} AND trim(coalesce(a.content, '')) <> '' RETURN a } AS pool,
-       $limits.profile AS n
-  {{RETENTION_TOP}}
-  WITH top, exact, CASE WHEN exact THEN [] ELSE [$cand] END AS deeper
-  OPTIONAL CALL (deeper) {
-    // the short lists proved nothing: the same lists, $cand long
-    UNWIND deeper AS depth
-    WITH depth, [
-      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, recall_count)
-                WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
-                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.recall_count DESC LIMIT $cand },
-      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, accessed_at)
-                WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
-                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.accessed_at DESC LIMIT $cand },
-      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, created_at)
-                WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
-                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.created_at DESC LIMIT $cand },
-      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, trust)
-                WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
-                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.trust DESC LIMIT $cand },
-      COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, updated_at)
-                WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL
-                RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.updated_at DESC LIMIT $cand }
-    ] AS lists,
-         COLLECT { MATCH (a:Artifact)
-                   WHERE a.scope_id = $scope_id AND a.family IN ['agent_kernel', 'world_kernel']
-                     AND {{RECALL_QUALITY_OK}} AND trim(coalesce(a.content, '')) <> '' RETURN a } AS pool,
-         $limits.profile AS n
-    {{RETENTION_TOP}}
-    RETURN top AS deep_top, exact AS deep_exact
-  }
-  WITH CASE WHEN exact THEN top ELSE deep_top END AS top, exact OR coalesce(deep_exact, false) AS exact
-  OPTIONAL CALL (exact) {
-    // the proof did not hold: score every row, as context/assemble_reference.cypher does
-    UNWIND CASE WHEN exact THEN [] ELSE [$scope_id] END AS scope_id
-    MATCH (a:Artifact)
-    WHERE a.scope_id = scope_id AND {{RECALL_QUALITY_OK}}
-      AND ((a.family IN ['agent_kernel', 'world_kernel'] AND trim(coalesce(a.content, '')) <> '')
-           OR (a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic'))
-    CALL (a) {
-      WITH a AS m
-      RETURN {{RETENTION_SCORE}} AS retention
-    }
-    WITH a ORDER BY CASE a.family WHEN 'agent_kernel' THEN 0 WHEN 'world_kernel' THEN 1 ELSE 2 END,
-                    retention DESC, a.updated_at DESC, a.id LIMIT $limits.profile
-    RETURN collect(a) AS scanned
-  }
-  RETURN 'profile' AS arm, CASE WHEN exact THEN top ELSE scanned END AS items
 }
 WITH s, [x IN collect({arm: arm, items: items}) WHERE x.arm IS NOT NULL] AS arms
 // Concurrency rule (lock, then read): take the write lock of what was selected (apoc.lock.nodes, in id order, the

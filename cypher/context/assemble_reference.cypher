@@ -11,12 +11,12 @@
 // locked and RecallQualityOK is asked again under the lock (Neo4j reads committed data, so a supersession that
 // commits between selection and lock would otherwise slip through); what survives counts as a recall
 // (recall_count + 1, accessed_at = $now) in this same transaction.
-// Params: $scope_id, $arms (names requested), $limits (map arm -> n), $now, $w (retention weights),
+// Params: $scope_id, $arms (map arm -> requested), $limits (map arm -> n), $now, $w (retention weights),
 //         and those of search/hybrid_rank.cypher for relevant_memories ($families = ['memory'], $statuses = ['active'])
 OPTIONAL MATCH (s:Scope {id: $scope_id}) WHERE s.deleting IS NULL
 OPTIONAL CALL (s) {
   // constraints: memories of kind constraint; most trusted first, then most recently updated
-  WITH s WHERE s IS NOT NULL AND 'constraints' IN $arms
+  WITH s WHERE s IS NOT NULL AND $arms.constraints
   MATCH (a:Artifact)
   WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'constraint' AND {{RECALL_QUALITY_OK}}
     AND {{EAGER_TRUSTED_OK}}  // tool / web / import sources only once an operator approved them
@@ -24,7 +24,7 @@ OPTIONAL CALL (s) {
   RETURN 'constraints' AS arm, collect(a) AS items
   UNION ALL
   // instructions: memories of kind instruction; most trusted first, then most recently updated
-  WITH s WHERE s IS NOT NULL AND 'instructions' IN $arms
+  WITH s WHERE s IS NOT NULL AND $arms.instructions
   MATCH (a:Artifact)
   WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'instruction' AND {{RECALL_QUALITY_OK}}
     AND {{EAGER_TRUSTED_OK}}  // tool / web / import sources only once an operator approved them
@@ -32,14 +32,14 @@ OPTIONAL CALL (s) {
   RETURN 'instructions' AS arm, collect(a) AS items
   UNION ALL
   // environment: memories of kind environment; most recently updated first
-  WITH s WHERE s IS NOT NULL AND 'environment' IN $arms
+  WITH s WHERE s IS NOT NULL AND $arms.environment
   MATCH (a:Artifact)
   WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'environment' AND {{RECALL_QUALITY_OK}}
   WITH a ORDER BY a.updated_at DESC, a.id LIMIT $limits.environment
   RETURN 'environment' AS arm, collect(a) AS items
   UNION ALL
   // preferences: memories of kind preference; highest retention first
-  WITH s WHERE s IS NOT NULL AND 'preferences' IN $arms
+  WITH s WHERE s IS NOT NULL AND $arms.preferences
   MATCH (a:Artifact)
   WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}}
   CALL (a) {
@@ -50,21 +50,21 @@ OPTIONAL CALL (s) {
   RETURN 'preferences' AS arm, collect(a) AS items
   UNION ALL
   // recent_episodes: memories of kind episodic; newest first
-  WITH s WHERE s IS NOT NULL AND 'recent_episodes' IN $arms
+  WITH s WHERE s IS NOT NULL AND $arms.recent_episodes
   MATCH (a:Artifact)
   WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'episodic' AND {{RECALL_QUALITY_OK}}
   WITH a ORDER BY a.created_at DESC, a.id LIMIT $limits.recent_episodes
   RETURN 'recent_episodes' AS arm, collect(a) AS items
   UNION ALL
   // relevant_memories: memories of any kind, hybrid-ranked against the query (nothing without one)
-  WITH s WHERE s IS NOT NULL AND 'relevant_memories' IN $arms AND ($lucene IS NOT NULL OR $qvec IS NOT NULL)
+  WITH s WHERE s IS NOT NULL AND $arms.relevant_memories AND ($q.lucene IS NOT NULL OR $q.qvec IS NOT NULL)
   {{HYBRID_RANK}}
   WITH a, score WHERE a.scope_id = $scope_id AND a.family = 'memory' AND {{RECALL_QUALITY_OK}}
   WITH a ORDER BY score DESC, a.id LIMIT $limits.relevant_memories
   RETURN 'relevant_memories' AS arm, collect(a) AS items
   UNION ALL
   // knowledge: knowledge pages; highest retention first
-  WITH s WHERE s IS NOT NULL AND 'knowledge' IN $arms
+  WITH s WHERE s IS NOT NULL AND $arms.knowledge
   MATCH (a:Artifact)
   WHERE a.scope_id = $scope_id AND a.family = 'knowledge' AND {{RECALL_QUALITY_OK}}
   CALL (a) {
@@ -75,7 +75,7 @@ OPTIONAL CALL (s) {
   RETURN 'knowledge' AS arm, collect(a) AS items
   UNION ALL
   // skills: skills; highest retention first
-  WITH s WHERE s IS NOT NULL AND 'skills' IN $arms
+  WITH s WHERE s IS NOT NULL AND $arms.skills
   MATCH (a:Artifact)
   WHERE a.scope_id = $scope_id AND a.family = 'skill' AND {{RECALL_QUALITY_OK}}
   CALL (a) {
@@ -87,7 +87,7 @@ OPTIONAL CALL (s) {
   UNION ALL
   // profile: the agent kernel, then the world kernel (when they say something), then role-tier memories
   // (the long-lived role memory) other than episodes, highest retention first
-  WITH s WHERE s IS NOT NULL AND 'profile' IN $arms
+  WITH s WHERE s IS NOT NULL AND $arms.profile
   MATCH (a:Artifact)
   WHERE a.scope_id = $scope_id AND {{RECALL_QUALITY_OK}}
     AND ((a.family IN ['agent_kernel', 'world_kernel'] AND trim(coalesce(a.content, '')) <> '')

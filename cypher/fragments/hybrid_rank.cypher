@@ -2,61 +2,63 @@
 // Hybrid ranking (a fragment: included where the HYBRID_RANK placeholder stands, by search/hybrid.cypher and the
 // relevant_memories arm of context/assemble.cypher). The candidates of ONE scope, ranked two ways, each from
 // one of two sources:
-//   lexical: $ft_ids — the in-process scope index's BM25 ranking (service/scope_index.py: per-scope term
-//              statistics, so another tenant's rows cannot move it), best first; or, when $ft_ids is null,
-//              db.index.fulltext.queryNodes over $lucene (scope, families and statuses inside the Lucene
+//   lexical: $q.ft_ids — the in-process scope index's BM25 ranking (service/scope_index.py: per-scope term
+//              statistics, so another tenant's rows cannot move it), best first; or, when $q.ft_ids is null,
+//              db.index.fulltext.queryNodes over $q.lucene (scope, families and statuses inside the Lucene
 //              query itself), the top $fetch by Lucene score, after waiting for the index to catch up;
-//   vector:    $vec_ids — the scope index's exact cosine ranking, best first; or, when $vec_ids is null and
-//              $qvec is given, EXACT cosine similarity (vector.similarity.cosine, normalised to [0, 1]) over the
-//              scope's rows embedded by the current model ($model) at their current revision, the top $fetch
+//   vector:    $q.vec_ids — the scope index's exact cosine ranking, best first; or, when $q.vec_ids is null and
+//              $q.qvec is given, EXACT cosine similarity (vector.similarity.cosine, normalised to [0, 1]) over the
+//              scope's rows embedded by the current model ($q.model) at their current revision, the top $fetch
 //              at or above $min_sim. Exact rather than the ANN index: see service/ranking.py.
-// Status, family and the typed filters ($kind, $tier, $tag; null = none) are checked on the live nodes before
+// Status, family and the typed filters ($q.kind, $q.tier, $q.tag; null = none) are checked on the live nodes before
 // ranks are given. Then fused by weighted reciprocal rank and boosted by retention (service/ranking.py):
 //   rrf   = $w_ft / ($rrf_k + ft_rank) + $w_vec / ($rrf_k + vec_rank)     (a missing rank adds 0)
 //   score = rrf * (1 + $boost * retention),   retention = RetentionScore (digest/retention.py) at $now, $w
-// Params: $ft_ids, $lucene (both null = no lexical ranking), $fetch, $scope_id, $families, $statuses, $kind,
-//         $tier, $tag, $vec_ids, $qvec (both null = no vector ranking), $model, $min_sim, $rrf_k, $w_ft, $w_vec,
-//         $boost, $now, $w
+// Params: $q — the query's own inputs, one map, so that their types and sizes (a null, a list of 0, 5 or 30 ids)
+//         do not make Neo4j plan the including query again (its plan cache keys on each parameter's type and
+//         size class): $q.ft_ids, $q.lucene (both null = no lexical ranking), $q.vec_ids, $q.qvec (both null =
+//         no vector ranking), $q.model, $q.kind, $q.tier, $q.tag; and $fetch, $scope_id, $families, $statuses,
+//         $min_sim, $rrf_k, $w_ft, $w_vec, $boost, $now, $w
 // Yields: a, ft_rank, vec_rank, retention, score (unordered)
 CALL () {
-  WITH 1 AS _ WHERE $ft_ids IS NOT NULL
-  UNWIND range(0, size($ft_ids) - 1) AS i
-  MATCH (a:Artifact {id: $ft_ids[i]})
+  WITH 1 AS _ WHERE $q.ft_ids IS NOT NULL
+  UNWIND range(0, size($q.ft_ids) - 1) AS i
+  MATCH (a:Artifact {id: $q.ft_ids[i]})
   WHERE a.scope_id = $scope_id AND a.family IN $families AND a.status IN $statuses
-    AND ($kind IS NULL OR a.kind = $kind) AND ($tier IS NULL OR a.tier = $tier) AND ($tag IS NULL OR $tag IN a.tags)
+    AND ($q.kind IS NULL OR a.kind = $q.kind) AND ($q.tier IS NULL OR a.tier = $q.tier) AND ($q.tag IS NULL OR $q.tag IN a.tags)
   WITH a, i ORDER BY i
   WITH collect(a) AS ranked
   UNWIND range(1, size(ranked)) AS rank
   RETURN ranked[rank - 1] AS a, rank AS ft_rank, null AS vec_rank
   UNION ALL
-  WITH 1 AS _ WHERE $ft_ids IS NULL AND $lucene IS NOT NULL
+  WITH 1 AS _ WHERE $q.ft_ids IS NULL AND $q.lucene IS NOT NULL
   // The index is eventually consistent (schema 0015): wait until it holds every committed write, so a search
   // sees a memory saved a moment ago.
   CALL db.index.fulltext.awaitEventuallyConsistentIndexRefresh()
-  CALL db.index.fulltext.queryNodes('artifact_text', $lucene, {limit: $fetch}) YIELD node AS a, score
+  CALL db.index.fulltext.queryNodes('artifact_text', $q.lucene, {limit: $fetch}) YIELD node AS a, score
   WHERE a.scope_id = $scope_id AND a.family IN $families AND a.status IN $statuses
-    AND ($kind IS NULL OR a.kind = $kind) AND ($tier IS NULL OR a.tier = $tier) AND ($tag IS NULL OR $tag IN a.tags)
+    AND ($q.kind IS NULL OR a.kind = $q.kind) AND ($q.tier IS NULL OR a.tier = $q.tier) AND ($q.tag IS NULL OR $q.tag IN a.tags)
   WITH a ORDER BY score DESC, a.id
   WITH collect(a) AS ranked
   UNWIND range(1, size(ranked)) AS rank
   RETURN ranked[rank - 1] AS a, rank AS ft_rank, null AS vec_rank
   UNION ALL
-  WITH 1 AS _ WHERE $vec_ids IS NOT NULL
-  UNWIND range(0, size($vec_ids) - 1) AS i
-  MATCH (a:Artifact {id: $vec_ids[i]})
+  WITH 1 AS _ WHERE $q.vec_ids IS NOT NULL
+  UNWIND range(0, size($q.vec_ids) - 1) AS i
+  MATCH (a:Artifact {id: $q.vec_ids[i]})
   WHERE a.scope_id = $scope_id AND a.family IN $families AND a.status IN $statuses
-    AND ($kind IS NULL OR a.kind = $kind) AND ($tier IS NULL OR a.tier = $tier) AND ($tag IS NULL OR $tag IN a.tags)
+    AND ($q.kind IS NULL OR a.kind = $q.kind) AND ($q.tier IS NULL OR a.tier = $q.tier) AND ($q.tag IS NULL OR $q.tag IN a.tags)
   WITH a, i ORDER BY i
   WITH collect(a) AS ranked
   UNWIND range(1, size(ranked)) AS rank
   RETURN ranked[rank - 1] AS a, null AS ft_rank, rank AS vec_rank
   UNION ALL
-  WITH 1 AS _ WHERE $vec_ids IS NULL AND $qvec IS NOT NULL
+  WITH 1 AS _ WHERE $q.vec_ids IS NULL AND $q.qvec IS NOT NULL
   MATCH (a:Artifact)
   WHERE a.scope_id = $scope_id AND a.family IN $families AND a.status IN $statuses
-    AND a.embedding_model = $model AND a.embedding_revision = a.revision
-    AND ($kind IS NULL OR a.kind = $kind) AND ($tier IS NULL OR a.tier = $tier) AND ($tag IS NULL OR $tag IN a.tags)
-  WITH a, vector.similarity.cosine(a.embedding, $qvec) AS sim
+    AND a.embedding_model = $q.model AND a.embedding_revision = a.revision
+    AND ($q.kind IS NULL OR a.kind = $q.kind) AND ($q.tier IS NULL OR a.tier = $q.tier) AND ($q.tag IS NULL OR $q.tag IN a.tags)
+  WITH a, vector.similarity.cosine(a.embedding, $q.qvec) AS sim
   WHERE sim >= $min_sim
   WITH a, sim ORDER BY sim DESC, a.id LIMIT $fetch
   WITH collect(a) AS ranked

@@ -1,7 +1,7 @@
 // kind: clauses
 // Fragment RETENTION_TOP: the exact top n of an arm ranked by RetentionScore, without scoring every row
 // (context/assemble.cypher; issue 18). Included where the RETENTION_TOP placeholder stands (cypher.compose).
-// Takes, bound by the arm:
+// Takes, bound by the retention arms' pipeline (it carries `arm`, `family`, `role` and `pool` through):
 //   lists  five lists of the arm's eligible rows (visibility and RecallQualityOK already asked), each the top
 //          `depth` by one property, descending: [recall_count, accessed_at, created_at, trust, updated_at]
 //   depth  the length each list was read to (the LIMIT its COLLECT took: $cand_first, then $cand)
@@ -18,8 +18,8 @@
 // outside the lists can take its place: the answer is the one scoring every row gives. A list shorter than
 // `depth` saw every eligible row (every artifact has the five properties), so then the union is every row.
 // Otherwise `exact` is false and the arm reads longer lists or scores every row itself.
-WITH lists, pool, n, all(l IN lists WHERE size(l) >= depth) AS full
-CALL (lists, pool, n) {
+WITH arm, family, role, lists, pool, n, all(l IN lists WHERE size(l) >= depth) AS full
+CALL (lists, pool) {
   UNWIND reduce(acc = pool, l IN lists | acc + l) AS a
   WITH DISTINCT a
   CALL (a) {
@@ -30,8 +30,8 @@ CALL (lists, pool, n) {
                              retention DESC, a.updated_at DESC, a.id
   RETURN collect({a: a, retention: retention}) AS scored
 }
-WITH lists, n, full, scored[..n] AS ranked
-WITH lists, n, full, ranked, last(ranked) AS nth,
+WITH arm, family, role, pool, lists, n, full, scored[..n] AS ranked
+WITH arm, family, role, pool, lists, n, full, ranked, last(ranked) AS nth,
      CASE WHEN full THEN {
        recall_count: last(lists[0]).recall_count,
        accessed_at: CASE WHEN last(lists[1]).accessed_at > last(lists[2]).created_at
@@ -40,9 +40,9 @@ WITH lists, n, full, ranked, last(ranked) AS nth,
        trust: last(lists[3]).trust,
        updated_at: last(lists[4]).updated_at
      } END AS m
-WITH n, full, ranked, nth, m.updated_at AS bound_updated,
+WITH arm, family, role, pool, n, full, ranked, nth, m.updated_at AS bound_updated,
      CASE WHEN m IS NOT NULL THEN {{RETENTION_SCORE}} END AS bound
-WITH [x IN ranked | x.a] AS top,
+WITH arm, family, role, pool, n, [x IN ranked | x.a] AS top,
      (n = 0 OR NOT full
       OR (size(ranked) = n AND (nth.a.family IN ['agent_kernel', 'world_kernel']
                                 OR nth.retention > bound
