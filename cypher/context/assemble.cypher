@@ -55,10 +55,10 @@ OPTIONAL CALL (s) {
   WITH a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.updated_at DESC, a.id LIMIT $limits.environment
   RETURN 'environment' AS arm, collect(a) AS items
   UNION ALL
-  // retention: the arms preferences, knowledge, skills and profile, highest RetentionScore first, in one pipeline
-  // (a row per requested arm). `family` is the arm's family; `role` marks the profile, whose memories are the role tier's
-  // other than episodes and whose kernels (the agent's, then the world's, each only when not empty) always rank
-  // first, as `pool`.
+  // retention: the arms preferences, knowledge, skills and profile, highest RetentionScore first, in one
+  // pipeline (a row per requested arm). `family` is the arm's family; `role` marks the profile, whose memories
+  // are the role tier's other than episodes and whose kernels (the agent's, then the world's, each only when not
+  // empty) always rank first, as `pool`.
   WITH s WHERE s IS NOT NULL
   UNWIND [arm IN ['preferences', 'knowledge', 'skills', 'profile'] WHERE $arms[arm]] AS arm
   WITH arm, CASE arm WHEN 'knowledge' THEN 'knowledge' WHEN 'skills' THEN 'skill' ELSE 'memory' END AS family,

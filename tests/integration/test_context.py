@@ -251,7 +251,7 @@ def test_recall_quality_ok_is_one_definition_that_python_mirrors(raw: Driver) ->
             if one:
                 answered.append(one.group(1))
             else:  # the retention pipeline: a row per requested arm of the four
-                assert "UNWIND [arm IN " + str(retention).replace('"', "'") + " WHERE $arms[arm]] AS arm" in b
+                assert f"UNWIND [arm IN {retention} WHERE $arms[arm]] AS arm" in b
                 answered += retention
         assert sorted(answered) == sorted(ARMS), name
         assert all(predicate in b for b in branches), name
