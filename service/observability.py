@@ -45,6 +45,7 @@ DECISIONS = Counter(
 UNMATCHED = "<unmatched>"  # 404s for paths no route serves: one label value, not one per probed path
 
 access_log = logging.getLogger("cognition.access")
+warmup_log = logging.getLogger("cognition.warmup")  # service/warmup.py
 
 
 def gate_refused(code: str, rule: str) -> None:
@@ -84,7 +85,8 @@ class JsonLines(logging.Formatter):
 
 
 def configure_logging(stream: Any = None) -> None:
-    """Send request logs to stderr as JSON lines (idempotent)."""
+    """Send request logs, and the start-up warm-up's line (service/warmup.py), to stderr as JSON lines
+    (idempotent)."""
     if any(isinstance(h.formatter, JsonLines) for h in access_log.handlers):
         return
     handler = logging.StreamHandler(stream or sys.stderr)
@@ -92,6 +94,9 @@ def configure_logging(stream: Any = None) -> None:
     access_log.addHandler(handler)
     access_log.setLevel(logging.INFO)
     access_log.propagate = False
+    warmup_log.addHandler(handler)
+    warmup_log.setLevel(logging.INFO)
+    warmup_log.propagate = False  # one line, in the JSON log only
 
 
 def route_template(scope: Scope) -> str:

@@ -40,3 +40,6 @@ class Settings(BaseSettings):
     # auditor's guide (comma-separated). The guide's own URL: COGNITION_BROWSER_GUIDE_URL (graph/neo4j_local.py).
     browser_url: str | None = Field(None, alias="COGNITION_BROWSER_URL")
     browser_origins: str = Field("", alias="COGNITION_BROWSER_ORIGINS")
+    # Plan the context and search queries at start-up, in the background, on a scope no one holds
+    # (service/warmup.py): an agent's first context call after a Neo4j restart no longer waits 12-25 s for it.
+    warm_plans: bool = Field(True, alias="COGNITION_WARM_PLANS")

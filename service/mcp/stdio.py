@@ -8,12 +8,14 @@ stdout carries the protocol; everything else goes to stderr.
 
 from __future__ import annotations
 
+import asyncio
 import sys
+from contextlib import suppress
 
 from graph.driver import Graph
 from graph.errors import CognitionError
 from graph.schema import apply_schema
-from service import embedding
+from service import embedding, warmup
 from service.auth import Authenticator
 from service.mcp.server import Runtime, build_server, key_from_secret
 from service.settings import Settings
@@ -42,7 +44,15 @@ async def serve(settings: Settings, secret: str) -> int:
             print(f"[cognition] MCP over stdio as key {principal.key_id} ({principal.role})", file=sys.stderr,
                   flush=True)
             server = build_server(Runtime(graph, auth), key_from_secret(secret))
-            await server.run_stdio_async()
+            # As `cognition serve` does: the context and search plans made before the client's first call.
+            warming = asyncio.create_task(warmup.warm_plans(graph)) if settings.warm_plans else None
+            try:
+                await server.run_stdio_async()
+            finally:
+                if warming is not None:
+                    warming.cancel()
+                    with suppress(asyncio.CancelledError):
+                        await warming
         finally:
             embedding.configure(previous)
         return 0
