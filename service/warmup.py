@@ -26,14 +26,13 @@ from graph.driver import Graph
 from graph.errors import NotFound
 from graph.model import Family
 from service import context, ranking
+from service.artifacts import search_ranked
 
 _log = logging.getLogger("cognition.warmup")
 
 
 async def warm_plans(graph: Graph) -> dict[str, float]:
     """Run the context and search queries once on a scope that does not exist; seconds each took, by name."""
-    from service.artifacts import search_ranked  # late: service.artifacts imports much of the service
-
     probe = uuid.uuid4().hex  # unguessable, so no scope can be made to answer it
     lucene_only = dataclasses.replace(ranking.DEFAULT, scope_index=False)
     calls: dict[str, Callable[[], Awaitable[Any]]] = {
