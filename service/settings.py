@@ -41,5 +41,5 @@ class Settings(BaseSettings):
     browser_url: str | None = Field(None, alias="COGNITION_BROWSER_URL")
     browser_origins: str = Field("", alias="COGNITION_BROWSER_ORIGINS")
     # Plan the context and search queries at start-up, in the background, on a scope no one holds
-    # (service/warmup.py): an agent's first context call after a Neo4j restart no longer waits 12-25 s for it.
+    # (service/warmup.py): an agent's first context call after a Neo4j restart no longer waits the 8-13 s of its plan.
     warm_plans: bool = Field(True, alias="COGNITION_WARM_PLANS")

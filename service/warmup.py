@@ -1,13 +1,13 @@
 """Plans made at start-up, before an agent's first call (issue 18).
 
-Neo4j plans a query the first time it runs it after the server starts, and the context query is big: its plan
-took 12–25 s on this 2-core machine, so an agent's first context call after a Neo4j restart waited that long (the
-calls after it, 0.15–0.3 s on a 100,000-memory scope). The service now makes that call itself, in the background
-as soon as it has started, on a scope no one holds (a fresh random id of the shape scope ids have): the query
-finds no scope, so it reads no memory, counts no recall and writes nothing, and its plan is the one every later
-call uses (one plan for every surface, query and ranked-id count: `$q` and `$arms` are maps, see
-service/context.py `query_params`). Explicit search is warmed the same way, through its Lucene path so that no
-scope copy is built in the process's scope index (the plan is the same query's: the two paths differ only in
+Neo4j plans a query the first time it runs it after the server starts, and the context query is big: its plan took
+8–13 s on this 2-core machine, so an agent's first context call after a Neo4j restart waited that long (the calls
+after it, 0.15–0.3 s on a 100,000-memory scope; README, "Tenth session: the plan made at start-up"). The service now
+makes that call itself, in the background as soon as it has started, on a scope no one holds (a fresh random id of
+the shape scope ids have): the query finds no scope, so it reads no memory, counts no recall and writes nothing, and
+its plan is the one every later call uses (one plan for every surface, query and ranked-id count: `$q` and `$arms`
+are maps, see service/context.py `query_params`). Explicit search is warmed the same way, through its Lucene path so
+that no scope copy is built in the process's scope index (the plan is the same query's: the two paths differ only in
 values inside `$q`).
 
 It does not hold readiness back: a call that arrives first waits for Neo4j's plan as it did before. A failure is

@@ -1,5 +1,5 @@
 """The start-up warm-up (service/warmup.py): it runs the context and search queries on a scope no one holds, so
-their plans are made before an agent's first call. It must read and write nothing, and it must send the
+their plans are made before an agent's first call. It must change nothing, and it must send the
 parameters a real call sends, or Neo4j would cache its plan under another key and the first call would plan
 again (Neo4j keys a plan by the query text and each parameter's type, and by a size class of each string and
 list parameter; a map's contents do not enter the key)."""
@@ -48,7 +48,7 @@ def _state(raw: Driver) -> dict[str, Any]:
     return dict(records[0])
 
 
-def test_the_warm_up_runs_both_queries_and_reads_and_writes_nothing(on_graph: OnGraph, raw: Driver,
+def test_the_warm_up_runs_both_queries_and_changes_nothing(on_graph: OnGraph, raw: Driver,
                                                                     scope: dict[str, Any],
                                                                     client: TestClient) -> None:
     _save(client, scope, "the user prefers tea in the morning")
@@ -136,7 +136,7 @@ def test_the_app_warms_its_plans_in_the_background_and_a_shutdown_does_not_wait(
         assert c.get("/readyz").status_code == 200  # readiness does not wait for the warm-up
         assert warmup_log.wait_for("plans warmed: context")
     warmup_log.records.clear()
-    with TestClient(create_app(settings)) as c:  # shut down at once: the warm-up is cancelled, not failed
+    with TestClient(create_app(settings)) as c:  # shut down at once: cancelled or finished, never a warning
         assert c.get("/healthz").status_code == 200
     assert not [r for r in warmup_log.records if r.levelno >= logging.WARNING]
     warmup_log.records.clear()
