@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 import gc as cyclic_gc
 import sys
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager, suppress
+from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI
 from starlette.routing import Route
@@ -84,15 +83,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                       f"    {first}", file=sys.stderr, flush=True)
             async with mcp.serving(graph, app.state.auth):
                 settle_heap()
-                # In the background: readiness does not wait for Neo4j's plans (service/warmup.py).
-                warming = asyncio.create_task(warmup.warm_plans(graph)) if settings.warm_plans else None
                 try:
-                    yield
+                    # In the background: readiness does not wait for Neo4j's plans (service/warmup.py).
+                    async with warmup.in_background(graph, enabled=settings.warm_plans):
+                        yield
                 finally:
-                    if warming is not None:
-                        warming.cancel()  # a shutdown does not wait for a plan
-                        with suppress(asyncio.CancelledError):
-                            await warming
                     cyclic_gc.unfreeze()  # what an app made and dropped in one process (tests) froze: collectable again
             embedding.configure(previous_embedder)
             pipeline.configure(previous_thresholds.refuse_at, previous_thresholds.hold_at)

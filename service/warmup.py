@@ -15,11 +15,13 @@ logged and changes nothing else. `COGNITION_WARM_PLANS=false` turns it off."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager, suppress
 from typing import Any
 
 from graph.driver import Graph
@@ -53,3 +55,17 @@ async def warm_plans(graph: Graph) -> dict[str, float]:
         took[name] = time.perf_counter() - started
     _log.info("plans warmed: %s", ", ".join(f"{n} {s:.1f} s" for n, s in took.items()))
     return took
+
+
+@asynccontextmanager
+async def in_background(graph: Graph, *, enabled: bool) -> AsyncIterator[None]:
+    """`warm_plans` as a task while the body runs (the server serving); cancelled when it ends: a shutdown does not
+    wait for a plan."""
+    warming = asyncio.create_task(warm_plans(graph)) if enabled else None
+    try:
+        yield
+    finally:
+        if warming is not None:
+            warming.cancel()
+            with suppress(asyncio.CancelledError):
+                await warming

@@ -8,9 +8,7 @@ stdout carries the protocol; everything else goes to stderr.
 
 from __future__ import annotations
 
-import asyncio
 import sys
-from contextlib import suppress
 
 from graph.driver import Graph
 from graph.errors import CognitionError
@@ -45,14 +43,8 @@ async def serve(settings: Settings, secret: str) -> int:
                   flush=True)
             server = build_server(Runtime(graph, auth), key_from_secret(secret))
             # As `cognition serve` does: the context and search plans made before the client's first call.
-            warming = asyncio.create_task(warmup.warm_plans(graph)) if settings.warm_plans else None
-            try:
+            async with warmup.in_background(graph, enabled=settings.warm_plans):
                 await server.run_stdio_async()
-            finally:
-                if warming is not None:
-                    warming.cancel()
-                    with suppress(asyncio.CancelledError):
-                        await warming
         finally:
             embedding.configure(previous)
         return 0
