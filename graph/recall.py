@@ -37,3 +37,9 @@ async def scope_corpus(tx: AsyncManagedTransaction, /, *, scope_id: str, model: 
     """The scope's version and its searchable rows (search/scope_corpus.cypher), in one read transaction."""
     version = await scope_version(tx, scope_id=scope_id)
     return version, await run_named(tx, "search/scope_corpus", scope_id=scope_id, model=model)
+
+
+async def scope_delta(tx: AsyncManagedTransaction, /, *, scope_id: str, model: str | None, since: Any,
+                      lookback: float) -> list[Row]:
+    """The scope's searchable rows written since `since` less `lookback` seconds (search/scope_delta.cypher)."""
+    return await run_named(tx, "search/scope_delta", scope_id=scope_id, model=model, since=since, lookback=lookback)

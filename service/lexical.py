@@ -107,6 +107,27 @@ class BM25:
         norm = k1 * (1.0 - b + b * lengths / (avg or 1.0))
         return cls(k1, b, postings, lengths, avg, norm)
 
+    def extended(self, docs: Sequence[Sequence[str]]) -> BM25:
+        """This index with `docs` appended after its documents: the postings, lengths, average length and norms
+        `build` makes over all of them (the same arrays, so the same floats). A new index; this one is unchanged."""
+        first = self.size
+        acc: dict[str, tuple[list[int], list[int]]] = {}
+        for i, doc in enumerate(docs, start=first):
+            for term, tf in Counter(doc).items():
+                entry = acc.setdefault(term, ([], []))
+                entry[0].append(i)
+                entry[1].append(tf)
+        postings = dict(self.postings)
+        for term, (d, f) in acc.items():
+            new = (np.array(d, dtype=np.int64), np.array(f, dtype=np.float64))
+            old = postings.get(term)
+            postings[term] = new if old is None else (np.concatenate((old[0], new[0])),
+                                                      np.concatenate((old[1], new[1])))
+        lengths = np.concatenate((self.lengths, np.array([len(d) for d in docs], dtype=np.float64)))
+        avg = float(lengths.mean()) if len(lengths) else 0.0
+        norm = self.k1 * (1.0 - self.b + self.b * lengths / (avg or 1.0))
+        return BM25(self.k1, self.b, postings, lengths, avg, norm)
+
     @property
     def size(self) -> int:
         return int(self.lengths.shape[0])

@@ -3,13 +3,16 @@ other tenants store; and the scope's in-process copy follows every write (save, 
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
 from fastapi.testclient import TestClient
 from neo4j import Driver
 
 from bench.common import TextGen, raw_props
+from graph import recall as recall_repo
 from graph.driver import Graph
 from graph.model import Family
 from service import artifacts as use
@@ -194,3 +197,107 @@ def _rank_one(on_graph: OnGraph, scope_id: str, q: str) -> list[tuple[str, float
 
     out: list[tuple[str, float]] = on_graph(go)
     return out
+
+
+# ---- the copy brought up to date by a delta (ScopeCopy.extended) -----------------------------------------
+
+def _assert_copy_is_a_full_build(got: scope_index.ScopeCopy, full: scope_index.ScopeCopy) -> None:
+    assert got.ids == full.ids and got.version == full.version
+    assert np.array_equal(got.families, full.families) and np.array_equal(got.episodes, full.episodes)
+    for name in ("created", "stamps", "digests"):
+        assert np.array_equal(getattr(got, name), getattr(full, name)), name
+    assert got.bm25.postings.keys() == full.bm25.postings.keys()
+    for term, (docs, tfs) in got.bm25.postings.items():
+        assert np.array_equal(docs, full.bm25.postings[term][0]) and np.array_equal(tfs, full.bm25.postings[term][1])
+    assert got.bm25.avg_length == full.bm25.avg_length and np.array_equal(got.bm25.norm, full.bm25.norm)
+
+
+async def _copy_and_full_build(graph: Graph, sid: str) -> tuple[scope_index.ScopeCopy, scope_index.ScopeCopy]:
+    """(the process's copy, as a search gets it; a full build from what Neo4j holds now)."""
+    copy = await scope_index.INDEXES.copy(graph, sid, None)
+    version, rows = await graph.read(recall_repo.scope_corpus, scope_id=sid, model=None)
+    return copy, scope_index.ScopeCopy.build(scope_index._version(version, None), None, rows)
+
+
+def test_after_every_write_the_copy_is_what_a_full_load_builds(scope: dict[str, Any], on_graph: OnGraph) -> None:
+    """Random writes through the service, each followed by a search's copy: saves (one, or a batch) and an update
+    that only moves updated_at extend the copy; a changed text and a delete reload it; after every step the copy
+    equals a full build of what Neo4j holds, so every ranking is the full load's."""
+    sid, rnd, gen = scope["id"], random.Random(18), TextGen(18)
+    kinds = ["episodic", "episodic", "semantic", "fact"]
+
+    async def go(graph: Graph) -> list[tuple[str, int, int]]:
+        held: dict[str, int] = {}  # id -> revision
+
+        async def save(n: int) -> None:
+            bodies = [MemoryCreate(kind=rnd.choice(kinds), tier="agent", content=gen.content())  # type: ignore[arg-type]
+                      for _ in range(n)]
+            for a in (await use.save(graph, sid, Family.memory, bodies, actor="test", embedder=None)).items:
+                held[a.id] = a.revision
+
+        async def update(**change: Any) -> None:
+            aid = rnd.choice(sorted(held))
+            a = await use.update(graph, sid, aid, [Family.memory], MemoryUpdate(**change),
+                                 if_match=f'"{held[aid]}"', actor="test", embedder=None)
+            held[aid] = a.revision
+
+        await save(6)
+        await scope_index.INDEXES.copy(graph, sid, None)
+        steps = []
+        for _ in range(24):
+            op = rnd.choice(["save", "save", "batch", "tags", "text", "delete"])
+            loads, extends = scope_index.INDEXES.loads, scope_index.INDEXES.extends
+            if op == "save":
+                await save(1)
+            elif op == "batch":
+                await save(3)
+            elif op == "tags":
+                await update(tags=[f"t{rnd.randrange(100)}"])
+            elif op == "text":
+                await update(content=gen.content())
+            else:
+                aid = rnd.choice(sorted(held))
+                await use.delete(graph, sid, aid, [Family.memory], actor="test", detach=True, reason="test")
+                del held[aid]
+            copy, full = await _copy_and_full_build(graph, sid)
+            _assert_copy_is_a_full_build(copy, full)
+            for q in ("coffee morning", "deploy the database", "用户 喜欢", "weekend travel"):
+                params = scope_index.IndexParams(neighbour_weight=0.5, neighbour_weight_2=0.25)
+                assert copy.rank(q, None, ["memory"], 10, params) == full.rank(q, None, ["memory"], 10, params)
+            steps.append((op, scope_index.INDEXES.loads - loads, scope_index.INDEXES.extends - extends))
+        return steps
+
+    steps: list[tuple[str, int, int]] = on_graph(go)
+    for op, loads, extends in steps:
+        assert (loads, extends) == ((0, 1) if op in ("save", "batch", "tags") else (1, 0)), (op, steps)
+    assert {op for op, _, _ in steps} == {"save", "batch", "tags", "text", "delete"}
+
+
+def test_a_row_committed_after_a_newer_one_reloads_the_copy(scope: dict[str, Any], on_graph: OnGraph,
+                                                            raw: Driver) -> None:
+    """A write takes its updated_at before it runs, so it can commit after a newer write. Such a row (written raw
+    here, 5 s older than the copy's version) sorts before the copy's last row: the copy is reloaded, and it holds
+    the row."""
+    sid = scope["id"]
+    [first] = _save(on_graph, sid, ["the first note about lisbon trams"], "fact")
+
+    async def load(graph: Graph) -> None:
+        await scope_index.INDEXES.copy(graph, sid, None)
+
+    on_graph(load)
+    late = raw_props(MemoryCreate(kind="fact", tier="agent", content="a late note about zephyrquartz"),  # type: ignore[arg-type]
+                     sid)
+    raw.execute_query("MATCH (f:Artifact {id: $first}) CREATE (a:Artifact:Memory) SET a = $p, "
+                      "a.created_at = f.created_at - duration({seconds: 5}), a.updated_at = f.updated_at - "
+                      "duration({seconds: 5})", first=first, p=late)
+    _save(on_graph, sid, ["a newer note"], "fact")  # moves the version
+    loads = scope_index.INDEXES.loads
+
+    async def check(graph: Graph) -> None:
+        copy, full = await _copy_and_full_build(graph, sid)
+        _assert_copy_is_a_full_build(copy, full)
+        assert late["id"] in copy.ids
+
+    on_graph(check)
+    assert scope_index.INDEXES.loads == loads + 1
+    assert [ids for ids, _ in _rank_one(on_graph, sid, "zephyrquartz")] == [late["id"]]

@@ -1,0 +1,95 @@
+"""A scope copy brought up to date by a delta (service/scope_index.ScopeCopy.extended) is the copy a full build of
+the whole scope makes: the same ids, families, episodes, BM25 postings, lengths, average and norms (bit for bit),
+so the same rankings; and a delta it cannot apply exactly (a changed text, a row out of order) is refused."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from service import lexical
+from service.scope_index import IndexParams, ScopeCopy
+
+_WORDS = ["lisbon", "tram", "paint", "dog", "coffee", "morning", "深色", "模式", "report", "friday"]
+_row = st.tuples(st.sampled_from(["episodic", "semantic", "fact"]), st.sampled_from(["memory", "knowledge", "skill"]),
+                 st.lists(st.sampled_from(_WORDS), min_size=0, max_size=6), st.booleans(), st.integers(0, 3))
+
+
+def _rows(spec: list[tuple[str, str, list[str], bool, int]]) -> list[dict[str, Any]]:
+    """Rows as search/scope_corpus.cypher returns them, oldest first: created times that repeat (ties go by id),
+    titles on some, updated at or after created."""
+    out, t = [], 1_700_000_000_000_000_000
+    for i, (kind, family, words, titled, step) in enumerate(spec):
+        t += step  # step 0: the same instant as the row before (a batch), ordered by id
+        out.append({"id": f"a{i:04d}", "family": family, "kind": kind, "title": "Page" if titled else None,
+                    "content": " ".join(words), "embedding": None, "created": t, "updated": t + step})
+    return out
+
+
+def _same(a: ScopeCopy, b: ScopeCopy) -> None:
+    assert a.ids == b.ids and a.version == b.version
+    assert np.array_equal(a.families, b.families) and np.array_equal(a.episodes, b.episodes)
+    assert np.array_equal(a.has_vector, b.has_vector) and a.vectors is None and b.vectors is None
+    for name in ("created", "stamps", "digests"):
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
+    x, y = a.bm25, b.bm25
+    assert x.postings.keys() == y.postings.keys()
+    for term, (docs, tfs) in x.postings.items():
+        assert np.array_equal(docs, y.postings[term][0]) and np.array_equal(tfs, y.postings[term][1]), term
+    assert x.avg_length == y.avg_length  # bit for bit: the same array's mean
+    assert np.array_equal(x.lengths, y.lengths) and np.array_equal(x.norm, y.norm)
+
+
+@settings(max_examples=150)
+@given(st.lists(_row, min_size=0, max_size=40), st.lists(_row, min_size=0, max_size=15), st.integers(0, 10),
+       st.lists(st.sampled_from(_WORDS), min_size=1, max_size=3), st.sampled_from([0.0, 0.5]))
+def test_an_extended_copy_is_the_full_build(held: list[Any], new: list[Any], overlap: int, query: list[str],
+                                            w: float) -> None:
+    rows = _rows(held + new)
+    old = ScopeCopy.build(("v1",), None, rows[:len(held)])
+    # The delta: the new rows, after the last few the copy holds already (the look-back reads them again).
+    delta = rows[max(0, len(held) - overlap):]
+    grown = old.extended(("v2",), delta)
+    assert grown is not None
+    full = ScopeCopy.build(("v2",), None, rows)
+    _same(grown, full)
+    q, params = " ".join(query), IndexParams(neighbour_weight=w, neighbour_weight_2=w / 2)
+    for families in (["memory"], ["memory", "knowledge", "skill"]):
+        assert grown.rank(q, None, families, 20, params) == full.rank(q, None, families, 20, params)
+        assert np.array_equal(grown.lexical_scores(q, params), full.lexical_scores(q, params))
+    assert len(old.ids) == len(held)  # the copy other callers hold is left as it was
+
+
+def test_a_rewritten_stamp_is_taken_and_nothing_else_moves() -> None:
+    rows = _rows([("fact", "memory", ["report", "friday"], False, 1)] * 3)
+    old = ScopeCopy.build(("v1",), None, rows)
+    approved = [dict(rows[1], updated=rows[1]["updated"] + 50)]  # an approval: updated_at moves, the text does not
+    grown = old.extended(("v2",), approved)
+    assert grown is not None and grown.bm25 is old.bm25 and grown.ids == old.ids
+    assert int(grown.stamps[1]) == rows[1]["updated"] + 50 and int(old.stamps[1]) == rows[1]["updated"]
+
+
+def test_what_it_cannot_apply_exactly_is_refused() -> None:
+    rows = _rows([("fact", "memory", ["report"], False, 2)] * 4)
+    old = ScopeCopy.build(("v1",), None, rows[:3])
+    changed = dict(rows[1], content="dinner with the board", updated=rows[1]["updated"] + 9)
+    assert old.extended(("v2",), [changed]) is None  # a changed text: the scope is reloaded
+    retitled = dict(rows[1], title="New title")
+    assert old.extended(("v2",), [retitled]) is None
+    late = dict(rows[3], created=rows[0]["created"] + 1, id="late")  # committed after newer rows: out of order
+    assert old.extended(("v2",), [late]) is None
+    assert old.extended(("v2",), [rows[3], dict(rows[3], id="a0000")]) is None  # not in (created, id) order
+    assert old.extended(("v2",), [dict(rows[3], embedding=[0.1, 0.2])]) is None  # vectors: reloaded
+    no_order = ScopeCopy.build(("v1",), None, [{k: v for k, v in r.items() if k != "created"} for r in rows[:3]])
+    assert no_order.created is None and no_order.extended(("v2",), [rows[3]]) is None
+
+
+def test_the_first_rows_of_an_empty_copy_are_appended() -> None:
+    rows = _rows([("episodic", "memory", ["dog", "tram"], False, 1), ("episodic", "memory", ["dog"], False, 1)])
+    grown = ScopeCopy.build(("v1",), None, []).extended(("v2",), rows)
+    assert grown is not None
+    _same(grown, ScopeCopy.build(("v2",), None, rows))
+    assert lexical.tokens("dog")[0] in grown.bm25.postings
