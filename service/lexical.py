@@ -18,7 +18,7 @@ import math
 import re
 import threading
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -124,6 +124,51 @@ class BM25:
             postings[term] = new if old is None else (np.concatenate((old[0], new[0])),
                                                       np.concatenate((old[1], new[1])))
         lengths = np.concatenate((self.lengths, np.array([len(d) for d in docs], dtype=np.float64)))
+        avg = float(lengths.mean()) if len(lengths) else 0.0
+        norm = self.k1 * (1.0 - self.b + self.b * lengths / (avg or 1.0))
+        return BM25(self.k1, self.b, postings, lengths, avg, norm)
+
+    def replaced(self, docs: Mapping[int, Sequence[str]]) -> BM25:
+        """This index with the documents at these positions given new tokens: the postings, lengths, average length
+        and norms `build` makes over the list with them replaced (each posting list stays in document order; a term
+        no document holds any more is gone). A new index; this one is unchanged."""
+        at = np.array(sorted(docs), dtype=np.int64)
+        added: dict[str, tuple[list[int], list[int]]] = {}
+        for p in sorted(docs):
+            for term, tf in Counter(docs[p]).items():
+                entry = added.setdefault(term, ([], []))
+                entry[0].append(p)
+                entry[1].append(tf)
+        # The terms the replaced documents held: one pass over every posting at once, not one search per term.
+        terms = list(self.postings)
+        counts = np.fromiter((len(self.postings[t][0]) for t in terms), dtype=np.int64, count=len(terms))
+        flat = np.concatenate([self.postings[t][0] for t in terms]) if terms else np.zeros(0, dtype=np.int64)
+        held_at = np.flatnonzero(flat == at[0] if len(at) == 1 else np.isin(flat, at))
+        owners = np.searchsorted(np.cumsum(counts), held_at, side="right")  # the term of each of those postings
+        touched = {terms[i] for i in np.unique(owners)} | (added.keys() & self.postings.keys())
+        postings = dict(self.postings)
+        for term in touched:
+            d, f = self.postings[term]
+            hit = np.searchsorted(d, at)
+            held = d[np.minimum(hit, len(d) - 1)] == at
+            add = added.pop(term, None)
+            keep = np.ones(len(d), dtype=bool)
+            keep[hit[held]] = False
+            d2, f2 = d[keep], f[keep]
+            if add is not None:
+                d2 = np.concatenate((d2, np.array(add[0], dtype=np.int64)))
+                f2 = np.concatenate((f2, np.array(add[1], dtype=np.float64)))
+                order = np.argsort(d2, kind="stable")
+                d2, f2 = d2[order], f2[order]
+            if len(d2):
+                postings[term] = (d2, f2)
+            else:
+                del postings[term]
+        for term, (dl, fl) in added.items():  # terms the scope did not hold before
+            postings[term] = (np.array(dl, dtype=np.int64), np.array(fl, dtype=np.float64))
+        lengths = self.lengths.copy()
+        for p, doc in docs.items():
+            lengths[p] = float(len(doc))
         avg = float(lengths.mean()) if len(lengths) else 0.0
         norm = self.k1 * (1.0 - self.b + self.b * lengths / (avg or 1.0))
         return BM25(self.k1, self.b, postings, lengths, avg, norm)

@@ -11,9 +11,10 @@ updates), `embedded_at` (vectors) and tombstone `removed_at` (deletions) of the 
 (search/scope_version.cypher) read at the start of every search's (and context call's) own transaction; a
 different version brings the copy up to date in that same transaction. When only the newest write moved (no
 vector, no deletion), the rows written since the copy's version (search/scope_delta.cypher, a range seek) extend
-it (`ScopeCopy.extended`): new rows after its last one are appended, rows it holds unchanged are passed over, and
-the result equals a full build of the scope. Anything else (a changed text, a row committed out of order, a
-vector, a deletion, a delta larger than a quarter of the copy) reloads the scope (search/scope_corpus.cypher).
+it (`ScopeCopy.extended`): new rows after its last one are appended, rows it holds get their new text (an
+update) or are passed over, and the result equals a full build of the scope. Anything else (a row committed out
+of order, a vector, a deletion, a delta larger than a quarter of the copy) reloads the scope
+(search/scope_corpus.cypher).
 A save followed by a search at 100,000 memories was a 12 s reload; it is now one small delta. Status, kind, tier
 and tags are not copied: search/hybrid_rank.cypher filters them on the live nodes, so an approval, an archive or
 a digest pass never needs a reload.
@@ -100,14 +101,16 @@ class ScopeCopy:
     def extended(self, version: tuple[Any, ...], rows: Sequence[dict[str, Any]]) -> ScopeCopy | None:
         """This copy brought up to `version` by `rows`, the scope's rows written since this copy's version
         (search/scope_delta.cypher, oldest first): equal to `build` over the whole scope, or None where the delta
-        is more than new rows after the last one and rows this copy holds unchanged (the caller reloads). A new
-        copy: callers still ranking on this one keep it as it is."""
+        is more than new rows after the last one and rows this copy holds (whose text may have changed: an update;
+        not their family or whether they are episodes) — the caller then reloads. A new copy: callers still ranking
+        on this one keep it as it is."""
         if self.created is None or self.stamps is None or self.digests is None or self.vectors is not None:
             return None
         last = (int(self.created[-1]), self.ids[-1]) if self.ids else None
-        stamps = self.stamps
+        stamps, digests = self.stamps, self.digests
         fresh: list[dict[str, Any]] = []
         fresh_texts: list[str] = []
+        changed: dict[int, list[str]] = {}
         for r in rows:
             if r.get("created") is None or r.get("embedding") is not None:
                 return None
@@ -119,25 +122,37 @@ class ScopeCopy:
                 fresh_texts.append(text)
                 continue
             p = self._position(key)
-            if p is None or int(self.digests[p]) != _digest(r, text):
-                return None  # a row committed out of order, or a changed text, kind or family
+            if p is None:
+                return None  # a row committed out of order: it belongs before rows the copy holds
+            digest = _digest(r, text)
+            if digest != int(digests[p]):  # an update: a new text (or title, or kind)
+                if str(r.get("family")) != str(self.families[p]) or _episodic(r) != self._episode(p):
+                    return None
+                changed[p] = lexical.tokens(text)
+                digests = digests.copy() if digests is self.digests else digests
+                digests[p] = digest
             stamp = _stamp(r.get("updated"))
             if stamp != int(stamps[p]):
                 stamps = stamps.copy() if stamps is self.stamps else stamps
                 stamps[p] = stamp
+        bm25 = self.bm25.replaced(changed) if changed else self.bm25
         if not fresh:
-            return ScopeCopy(version, self.model, self.ids, self.families, self.bm25, None, self.has_vector,
-                             self.episodes, self.masks, self.created, stamps, self.digests)
+            return ScopeCopy(version, self.model, self.ids, self.families, bm25, None, self.has_vector,
+                             self.episodes, self.masks, self.created, stamps, digests)
         n0 = len(self.ids)
-        created, new_stamps, digests = _order_columns(fresh, fresh_texts)
-        assert created is not None and new_stamps is not None and digests is not None  # every row has created
+        created, new_stamps, new_digests = _order_columns(fresh, fresh_texts)
+        assert created is not None and new_stamps is not None and new_digests is not None  # all have created
         episodes = np.array([n0 + i for i, r in enumerate(fresh) if _episodic(r)], dtype=np.int64)
         return ScopeCopy(version, self.model, self.ids + [str(r["id"]) for r in fresh],
                          np.concatenate((self.families, np.array([str(r.get("family")) for r in fresh]))),
-                         self.bm25.extended([lexical.tokens(t) for t in fresh_texts]), None,
+                         bm25.extended([lexical.tokens(t) for t in fresh_texts]), None,
                          np.concatenate((self.has_vector, np.zeros(len(fresh), dtype=bool))),
                          np.concatenate((self.episodes, episodes)), {}, np.concatenate((self.created, created)),
-                         np.concatenate((stamps, new_stamps)), np.concatenate((self.digests, digests)))
+                         np.concatenate((stamps, new_stamps)), np.concatenate((digests, new_digests)))
+
+    def _episode(self, p: int) -> bool:
+        i = int(np.searchsorted(self.episodes, p))
+        return i < len(self.episodes) and int(self.episodes[i]) == p
 
     def _position(self, key: tuple[int, str]) -> int | None:
         """Where the row of (created, id) `key` is in this copy, or None."""

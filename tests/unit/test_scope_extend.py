@@ -45,22 +45,33 @@ def _same(a: ScopeCopy, b: ScopeCopy) -> None:
 
 @settings(max_examples=150)
 @given(st.lists(_row, min_size=0, max_size=40), st.lists(_row, min_size=0, max_size=15), st.integers(0, 10),
+       st.lists(st.tuples(st.integers(0, 39), st.lists(st.sampled_from(_WORDS + ["zephyr"]), max_size=6),
+                          st.booleans()), max_size=5),
        st.lists(st.sampled_from(_WORDS), min_size=1, max_size=3), st.sampled_from([0.0, 0.5]))
-def test_an_extended_copy_is_the_full_build(held: list[Any], new: list[Any], overlap: int, query: list[str],
+def test_an_extended_copy_is_the_full_build(held: list[Any], new: list[Any], overlap: int,
+                                            edits: list[tuple[int, list[str], bool]], query: list[str],
                                             w: float) -> None:
     rows = _rows(held + new)
     old = ScopeCopy.build(("v1",), None, rows[:len(held)])
-    # The delta: the new rows, after the last few the copy holds already (the look-back reads them again).
-    delta = rows[max(0, len(held) - overlap):]
+    # The delta: the last few rows the copy holds (the look-back reads them again), rows it holds whose text an
+    # update changed (or left as it was), and the new rows; oldest first, as Cypher returns them.
+    now = dict(enumerate(rows))
+    for at, words, titled in edits:
+        if at < len(held):
+            now[at] = dict(rows[at], content=" ".join(words), title="Page" if titled else None,
+                           updated=rows[at]["updated"] + 1000)
+    touched = {at for at, _, _ in edits if at < len(held)} | set(range(max(0, len(held) - overlap), len(rows)))
+    delta = [now[i] for i in sorted(touched)]
     grown = old.extended(("v2",), delta)
     assert grown is not None
-    full = ScopeCopy.build(("v2",), None, rows)
+    full = ScopeCopy.build(("v2",), None, [now[i] for i in range(len(rows))])
     _same(grown, full)
     q, params = " ".join(query), IndexParams(neighbour_weight=w, neighbour_weight_2=w / 2)
     for families in (["memory"], ["memory", "knowledge", "skill"]):
         assert grown.rank(q, None, families, 20, params) == full.rank(q, None, families, 20, params)
         assert np.array_equal(grown.lexical_scores(q, params), full.lexical_scores(q, params))
     assert len(old.ids) == len(held)  # the copy other callers hold is left as it was
+    assert all(old.digests[i] == ScopeCopy.build(("v1",), None, rows[:len(held)]).digests[i] for i in range(len(held)))
 
 
 def test_a_rewritten_stamp_is_taken_and_nothing_else_moves() -> None:
@@ -75,16 +86,24 @@ def test_a_rewritten_stamp_is_taken_and_nothing_else_moves() -> None:
 def test_what_it_cannot_apply_exactly_is_refused() -> None:
     rows = _rows([("fact", "memory", ["report"], False, 2)] * 4)
     old = ScopeCopy.build(("v1",), None, rows[:3])
-    changed = dict(rows[1], content="dinner with the board", updated=rows[1]["updated"] + 9)
-    assert old.extended(("v2",), [changed]) is None  # a changed text: the scope is reloaded
-    retitled = dict(rows[1], title="New title")
-    assert old.extended(("v2",), [retitled]) is None
     late = dict(rows[3], created=rows[0]["created"] + 1, id="late")  # committed after newer rows: out of order
     assert old.extended(("v2",), [late]) is None
     assert old.extended(("v2",), [rows[3], dict(rows[3], id="a0000")]) is None  # not in (created, id) order
     assert old.extended(("v2",), [dict(rows[3], embedding=[0.1, 0.2])]) is None  # vectors: reloaded
+    assert old.extended(("v2",), [dict(rows[1], family="knowledge")]) is None  # not a row this copy holds
+    assert old.extended(("v2",), [dict(rows[1], kind="episodic")]) is None  # it would join the episodes
     no_order = ScopeCopy.build(("v1",), None, [{k: v for k, v in r.items() if k != "created"} for r in rows[:3]])
     assert no_order.created is None and no_order.extended(("v2",), [rows[3]]) is None
+
+
+def test_an_update_replaces_the_rows_postings() -> None:
+    rows = _rows([("fact", "memory", ["report", "friday"], False, 1), ("fact", "memory", ["dog"], False, 1)])
+    old = ScopeCopy.build(("v1",), None, rows)
+    edited = dict(rows[0], content="dinner with the board", updated=rows[0]["updated"] + 9)
+    grown = old.extended(("v2",), [edited])
+    assert grown is not None
+    _same(grown, ScopeCopy.build(("v2",), None, [edited, rows[1]]))
+    assert "friday" not in grown.bm25.postings and "friday" in old.bm25.postings  # gone, as in a full build
 
 
 def test_the_first_rows_of_an_empty_copy_are_appended() -> None:
