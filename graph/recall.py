@@ -43,3 +43,9 @@ async def scope_delta(tx: AsyncManagedTransaction, /, *, scope_id: str, model: s
                       lookback: float) -> list[Row]:
     """The scope's searchable rows written since `since` less `lookback` seconds (search/scope_delta.cypher)."""
     return await run_named(tx, "search/scope_delta", scope_id=scope_id, model=model, since=since, lookback=lookback)
+
+
+async def scope_removed(tx: AsyncManagedTransaction, /, *, scope_id: str, since: Any, lookback: float) -> list[str]:
+    """The ids of the scope's rows deleted since `since` less `lookback` seconds (search/scope_removed.cypher)."""
+    return [r["id"] for r in await run_named(tx, "search/scope_removed", scope_id=scope_id, since=since,
+                                             lookback=lookback)]

@@ -173,6 +173,26 @@ class BM25:
         norm = self.k1 * (1.0 - self.b + self.b * lengths / (avg or 1.0))
         return BM25(self.k1, self.b, postings, lengths, avg, norm)
 
+    def removed(self, gone: np.ndarray) -> BM25:
+        """This index without the documents at the sorted positions `gone`, the later ones moved up: the postings,
+        lengths, average length and norms `build` makes over the list without them (a term no document holds any
+        more is gone). One pass over every posting at once. A new index; this one is unchanged."""
+        terms = list(self.postings)
+        counts = np.fromiter((len(self.postings[t][0]) for t in terms), dtype=np.int64, count=len(terms))
+        docs = np.concatenate([self.postings[t][0] for t in terms]) if terms else np.zeros(0, dtype=np.int64)
+        tfs = np.concatenate([self.postings[t][1] for t in terms]) if terms else np.zeros(0)
+        keep = ~np.isin(docs, gone)
+        owners = np.repeat(np.arange(len(terms)), counts)[keep]
+        docs, tfs = (docs - np.searchsorted(gone, docs))[keep], tfs[keep]
+        left = np.bincount(owners, minlength=len(terms))
+        cuts = np.cumsum(left)[:-1]
+        postings = {t: (d, f) for t, d, f, n in zip(terms, np.split(docs, cuts), np.split(tfs, cuts), left,
+                                                    strict=True) if n} if terms else {}
+        lengths = np.delete(self.lengths, gone)
+        avg = float(lengths.mean()) if len(lengths) else 0.0
+        norm = self.k1 * (1.0 - self.b + self.b * lengths / (avg or 1.0))
+        return BM25(self.k1, self.b, postings, lengths, avg, norm)
+
     @property
     def size(self) -> int:
         return int(self.lengths.shape[0])

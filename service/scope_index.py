@@ -9,15 +9,15 @@ product instead of a Cypher scan (~35 µs a row).
 Neo4j stays the only truth. A copy is tagged with the scope's *version* — the newest `updated_at` (saves and
 updates), `embedded_at` (vectors) and tombstone `removed_at` (deletions) of the scope, three index-backed seeks
 (search/scope_version.cypher) read at the start of every search's (and context call's) own transaction; a
-different version brings the copy up to date in that same transaction. When only the newest write moved (no
-vector, no deletion), the rows written since the copy's version (search/scope_delta.cypher, a range seek) extend
-it (`ScopeCopy.extended`): new rows after its last one are appended, rows it holds get their new text (an
-update) or are passed over, and the result equals a full build of the scope. Anything else (a row committed out
-of order, a vector, a deletion, a delta larger than a quarter of the copy) reloads the scope
-(search/scope_corpus.cypher).
-A save followed by a search at 100,000 memories was a 12 s reload; it is now one small delta. Status, kind, tier
-and tags are not copied: search/hybrid_rank.cypher filters them on the live nodes, so an approval, an archive or
-a digest pass never needs a reload.
+different version brings the copy up to date in that same transaction. When no vector moved, the ids of the rows
+deleted since the copy's version (tombstones, search/scope_removed.cypher) and the rows written since
+(search/scope_delta.cypher), each a range seek, bring it up to date (`ScopeCopy.extended`): deleted rows leave
+it, new rows after its last one are appended, rows it holds get their new text (an update) or are passed over,
+and the result equals a full build of the scope. Anything else (a row committed out of order, a vector, a delta
+larger than a quarter of the copy) reloads the scope (search/scope_corpus.cypher). A save followed by a search at
+100,000 memories was a 12 s reload; it is now one small delta. Status, kind, tier and tags are not copied:
+search/hybrid_rank.cypher filters them on the live nodes, so an approval, an archive or a digest pass never needs
+a reload.
 
 Ranking, given the query's tokens and (optionally) its vector:
 - lexical: BM25 per document; for an *episodic* memory, plus `neighbour_weight` × the BM25 of the episodes
@@ -34,6 +34,7 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import numpy as np
@@ -49,6 +50,7 @@ MAX_SCOPES = 256  # copies kept (least recently used dropped first)
 # for up to graph.driver.MAX_RETRY_S (8 s), so its commit can land after a newer write's. Such a row sorts before the
 # copy's last row, so the extension refuses it and the scope is reloaded, as before.
 LOOKBACK_S = 60.0
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # "since" for a version part the copy did not have (no write, no deletion)
 MAX_DELTA_SHARE = 0.25  # a delta with more rows than this share of the copy reloads instead (a reload is cheaper)
 
 
@@ -98,14 +100,18 @@ class ScopeCopy:
         return cls(version, model, ids, np.array([str(r.get("family")) for r in rows]), bm25, matrix, has,
                    np.array(episodes, dtype=np.int64), {}, created, stamps, digests)
 
-    def extended(self, version: tuple[Any, ...], rows: Sequence[dict[str, Any]]) -> ScopeCopy | None:
-        """This copy brought up to `version` by `rows`, the scope's rows written since this copy's version
-        (search/scope_delta.cypher, oldest first): equal to `build` over the whole scope, or None where the delta
-        is more than new rows after the last one and rows this copy holds (whose text may have changed: an update;
-        not their family or whether they are episodes) — the caller then reloads. A new copy: callers still ranking
-        on this one keep it as it is."""
+    def extended(self, version: tuple[Any, ...], rows: Sequence[dict[str, Any]],
+                 gone: Sequence[str] = ()) -> ScopeCopy | None:
+        """This copy brought up to `version` by the ids of the rows deleted since its version (`gone`,
+        search/scope_removed.cypher) and `rows`, the scope's rows written since (search/scope_delta.cypher, oldest
+        first): equal to `build` over the whole scope, or None where the delta is more than deletions, new rows
+        after the last one and rows this copy holds (whose text may have changed: an update; not their family or
+        whether they are episodes) — the caller then reloads. A new copy: callers still ranking on this one keep
+        it as it is."""
         if self.created is None or self.stamps is None or self.digests is None or self.vectors is not None:
             return None
+        if gone:
+            return self._without(gone).extended(version, rows)
         last = (int(self.created[-1]), self.ids[-1]) if self.ids else None
         stamps, digests = self.stamps, self.digests
         fresh: list[dict[str, Any]] = []
@@ -149,6 +155,19 @@ class ScopeCopy:
                          np.concatenate((self.has_vector, np.zeros(len(fresh), dtype=bool))),
                          np.concatenate((self.episodes, episodes)), {}, np.concatenate((self.created, created)),
                          np.concatenate((stamps, new_stamps)), np.concatenate((digests, new_digests)))
+
+    def _without(self, gone: Sequence[str]) -> ScopeCopy:
+        """This copy without the rows of these ids (ids it does not hold are passed over), later rows moved up."""
+        drop = set(gone)
+        at = np.array([i for i, x in enumerate(self.ids) if x in drop], dtype=np.int64)
+        if not len(at):
+            return self
+        assert self.created is not None and self.stamps is not None and self.digests is not None
+        ep = self.episodes[~np.isin(self.episodes, at)]
+        return ScopeCopy(self.version, self.model, [x for x in self.ids if x not in drop],
+                         np.delete(self.families, at), self.bm25.removed(at), None,
+                         np.delete(self.has_vector, at), ep - np.searchsorted(at, ep), {},
+                         np.delete(self.created, at), np.delete(self.stamps, at), np.delete(self.digests, at))
 
     def _episode(self, p: int) -> bool:
         i = int(np.searchsorted(self.episodes, p))
@@ -231,11 +250,6 @@ def _version(row: dict[str, Any], model: str | None) -> tuple[Any, ...]:
     return (row.get("updated"), row.get("embedded"), row.get("removed"), model)
 
 
-def _writes_only(old: tuple[Any, ...], new: tuple[Any, ...]) -> bool:
-    """Only the newest write moved between two versions (no vector, no deletion, the same model)."""
-    return old[0] is not None and new[0] is not None and old[1:] == new[1:]
-
-
 def _text(r: dict[str, Any]) -> str:
     """What the lexical index reads of a row: its title (knowledge pages) and content."""
     return f"{r['title']}\n{r['content'] or ''}" if r.get("title") else str(r.get("content") or "")
@@ -288,11 +302,17 @@ class ScopeIndexes:
         # No lock: two searches racing on a stale copy both reload (same result); a lock would tie the
         # process-wide cache to one event loop.
         seen = _version(row, model)
-        if current is not None and _writes_only(current.version, seen):
-            delta = await _run(on, recall_repo.scope_delta, scope_id=scope_id, model=model, since=current.version[0],
-                               lookback=LOOKBACK_S)
-            grown = (await asyncio.to_thread(current.extended, seen, delta)
-                     if len(delta) <= max(1000, MAX_DELTA_SHARE * len(current.ids)) else None)
+        if current is not None and current.version[1::2] == seen[1::2] and current.created is not None:
+            # Only writes and deletions moved (the same newest vector and model: version[1::2]): deletions first,
+            # so that a row deleted between the two reads is gone from the copy rather than kept.
+            was = current.version
+            gone = [] if seen[2] == was[2] else await _run(
+                on, recall_repo.scope_removed, scope_id=scope_id, since=was[2] or _EPOCH, lookback=LOOKBACK_S)
+            delta = [] if seen[0] == was[0] else await _run(
+                on, recall_repo.scope_delta, scope_id=scope_id, model=model, since=was[0] or _EPOCH,
+                lookback=LOOKBACK_S)
+            grown = (await asyncio.to_thread(current.extended, seen, delta, gone)
+                     if len(delta) + len(gone) <= max(1000, MAX_DELTA_SHARE * len(current.ids)) else None)
             if grown is not None:
                 self.extends += 1
                 return self._keep(key, grown)

@@ -1,6 +1,7 @@
-"""A scope copy brought up to date by a delta (service/scope_index.ScopeCopy.extended) is the copy a full build of
-the whole scope makes: the same ids, families, episodes, BM25 postings, lengths, average and norms (bit for bit),
-so the same rankings; and a delta it cannot apply exactly (a changed text, a row out of order) is refused."""
+"""A scope copy brought up to date by a delta (service/scope_index.ScopeCopy.extended: deletions, updates, new rows)
+is the copy a full build of the whole scope makes: the same ids, families, episodes, BM25 postings, lengths,
+average and norms (bit for bit), so the same rankings; and a delta it cannot apply exactly (a row out of order, a
+vector, a changed family or episode status) is refused."""
 
 from __future__ import annotations
 
@@ -47,10 +48,11 @@ def _same(a: ScopeCopy, b: ScopeCopy) -> None:
 @given(st.lists(_row, min_size=0, max_size=40), st.lists(_row, min_size=0, max_size=15), st.integers(0, 10),
        st.lists(st.tuples(st.integers(0, 39), st.lists(st.sampled_from(_WORDS + ["zephyr"]), max_size=6),
                           st.booleans()), max_size=5),
+       st.sets(st.integers(0, 39), max_size=8),
        st.lists(st.sampled_from(_WORDS), min_size=1, max_size=3), st.sampled_from([0.0, 0.5]))
 def test_an_extended_copy_is_the_full_build(held: list[Any], new: list[Any], overlap: int,
-                                            edits: list[tuple[int, list[str], bool]], query: list[str],
-                                            w: float) -> None:
+                                            edits: list[tuple[int, list[str], bool]], deleted: set[int],
+                                            query: list[str], w: float) -> None:
     rows = _rows(held + new)
     old = ScopeCopy.build(("v1",), None, rows[:len(held)])
     # The delta: the last few rows the copy holds (the look-back reads them again), rows it holds whose text an
@@ -60,11 +62,12 @@ def test_an_extended_copy_is_the_full_build(held: list[Any], new: list[Any], ove
         if at < len(held):
             now[at] = dict(rows[at], content=" ".join(words), title="Page" if titled else None,
                            updated=rows[at]["updated"] + 1000)
+    gone = {i for i in deleted if i < len(held)}  # deleted rows are tombstones: in no delta, named by id
     touched = {at for at, _, _ in edits if at < len(held)} | set(range(max(0, len(held) - overlap), len(rows)))
-    delta = [now[i] for i in sorted(touched)]
-    grown = old.extended(("v2",), delta)
+    delta = [now[i] for i in sorted(touched - gone)]
+    grown = old.extended(("v2",), delta, [rows[i]["id"] for i in sorted(gone)] + ["not-held"])
     assert grown is not None
-    full = ScopeCopy.build(("v2",), None, [now[i] for i in range(len(rows))])
+    full = ScopeCopy.build(("v2",), None, [now[i] for i in range(len(rows)) if i not in gone])
     _same(grown, full)
     q, params = " ".join(query), IndexParams(neighbour_weight=w, neighbour_weight_2=w / 2)
     for families in (["memory"], ["memory", "knowledge", "skill"]):
@@ -112,3 +115,13 @@ def test_the_first_rows_of_an_empty_copy_are_appended() -> None:
     assert grown is not None
     _same(grown, ScopeCopy.build(("v2",), None, rows))
     assert lexical.tokens("dog")[0] in grown.bm25.postings
+
+
+def test_deleting_every_row_of_a_term_drops_the_term() -> None:
+    rows = _rows([("episodic", "memory", ["zephyr", "dog"], False, 1), ("episodic", "memory", ["dog"], False, 1),
+                  ("episodic", "memory", ["tram"], False, 1)])
+    old = ScopeCopy.build(("v1",), None, rows)
+    grown = old.extended(("v2",), [], [rows[0]["id"]])
+    assert grown is not None
+    _same(grown, ScopeCopy.build(("v2",), None, rows[1:]))
+    assert lexical.tokens("zephyr")[0] not in grown.bm25.postings and list(grown.episodes) == [0, 1]
