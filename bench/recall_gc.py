@@ -21,7 +21,7 @@ from datetime import timedelta
 from typing import Any
 
 import cypher
-from bench.common import ACTOR, Context, Row, TextGen, interleaved, latency_rows, pct, progress, raw_props
+from bench.common import ACTOR, Context, Row, TextGen, interleaved, latency_rows, pct, progress, raw_props, timed
 from bench.search import RAW_SEARCH
 from digest.gc import GCConfig, run_gc
 from graph.model import Family
@@ -136,6 +136,16 @@ async def _measure_context(ctx: Context, sid: str, size: int, corpus: TextGen, a
     svc_ns, ft_ns = await interleaved(ctx.sizes.queries, service, fulltext, start=1)
     rows += latency_rows(NAME_CONTEXT, f"9 arms vs 1 full-text query, {size:,} memories", svc_ns, ft_ns,
                          CONTEXT_VS_FULLTEXT, raw_label="1 raw full-text query")
+    # Info: an agent's loop, a save and then a context call with a query. The save moves the scope's version, so the
+    # call brings the scope's copy up to date (service/scope_index.py: by a delta; a full reload was 12-16 s at
+    # 100,000). The saves (untimed) add ctx.sizes.queries memories to the scope.
+    after_ns, ft_after_ns = [], []
+    for i in range(1, ctx.sizes.queries + 1):
+        await save(ctx.graph, sid, Family.memory, [corpus.memory()], actor=ACTOR, embedder=None)
+        after_ns.append(await timed(service, i))
+        ft_after_ns.append(await timed(fulltext, i))
+    rows += [Row(NAME_CONTEXT, f"9 arms right after a save vs 1 full-text query, {size:,} memories p{int(p * 100)} "
+                 f"(n={len(after_ns)}, info)", pct(after_ns, p), pct(ft_after_ns, p), "ms") for p in (0.50, 0.95)]
     # Info: the database work of one call (the composed query, PROFILE; its recalls count like any call's).
     params = await ctx_use.query_params(sid, surface="all", query=queries[1], embedder=None, graph=ctx.graph)
     plan = (await ctx.raw_write("PROFILE " + cypher.compose("context/assemble"), **params)).summary.profile
