@@ -33,16 +33,29 @@ async def scope_version(tx: AsyncManagedTransaction, /, *, scope_id: str) -> Row
     return rows[0]
 
 
+SCOPE_CHUNK = 5000  # rows a record of fragment SCOPE_ROWS (columns)
+
+
+async def _scope_rows(tx: AsyncManagedTransaction, name: str, **params: Any) -> list[Row]:
+    """A query ending in fragment SCOPE_ROWS, its columns turned back into rows (dicts), in order."""
+    result = await tx.run(cypher.compose(name), {**params, "chunk": SCOPE_CHUNK})
+    rows: list[Row] = []
+    async for record in result:
+        keys = record.keys()
+        rows += (dict(zip(keys, values, strict=True)) for values in zip(*record.values(), strict=True))
+    return rows
+
+
 async def scope_corpus(tx: AsyncManagedTransaction, /, *, scope_id: str, model: str | None) -> tuple[Row, list[Row]]:
     """The scope's version and its searchable rows (search/scope_corpus.cypher), in one read transaction."""
     version = await scope_version(tx, scope_id=scope_id)
-    return version, await run_named(tx, "search/scope_corpus", scope_id=scope_id, model=model)
+    return version, await _scope_rows(tx, "search/scope_corpus", scope_id=scope_id, model=model)
 
 
 async def scope_delta(tx: AsyncManagedTransaction, /, *, scope_id: str, model: str | None, since: Any,
                       lookback: float) -> list[Row]:
     """The scope's searchable rows written since `since` less `lookback` seconds (search/scope_delta.cypher)."""
-    return await run_named(tx, "search/scope_delta", scope_id=scope_id, model=model, since=since, lookback=lookback)
+    return await _scope_rows(tx, "search/scope_delta", scope_id=scope_id, model=model, since=since, lookback=lookback)
 
 
 async def scope_removed(tx: AsyncManagedTransaction, /, *, scope_id: str, since: Any, lookback: float) -> list[str]:

@@ -290,9 +290,10 @@ class ScopeIndexes:
         self.extends = 0  # how many times a copy was brought up to date by a delta instead
 
     async def copy(self, on: Graph | AsyncManagedTransaction, scope_id: str, model: str | None) -> ScopeCopy:
-        """The scope's current copy: one cheap version read; a reload only when the version moved. `on` is the
-        caller's transaction (search and context read the version in the transaction that then ranks, one round
-        trip instead of a transaction of its own: ~8 ms at 100k on a loaded machine) or the Graph."""
+        """The scope's current copy: one cheap version read; when the version moved, a delta (ScopeCopy.extended)
+        or, where that cannot be applied exactly, a reload. `on` is the caller's transaction (search and context
+        read the version in the transaction that then ranks, one round trip instead of a transaction of its own:
+        ~8 ms at 100k on a loaded machine) or the Graph."""
         row = await _run(on, recall_repo.scope_version, scope_id=scope_id)
         key = (scope_id, model)
         current = self._copies.get(key)

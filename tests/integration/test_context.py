@@ -335,12 +335,13 @@ def test_a_context_call_is_one_query(client: TestClient, scope: dict[str, Any], 
         return got.arms
 
     # relevant_memories ranks from the scope's in-process index (service/scope_index.py), which first reads the
-    # scope's version (one index-seek read; a reload when it moved): besides it, the call is one query.
+    # scope's version (one index-seek read; when it moved, a delta or a reload): besides it, the call is one query.
     version = cypher.compose("search/scope_version")
-    corpus = cypher.compose("search/scope_corpus")
+    copy = (cypher.compose("search/scope_corpus"), cypher.compose("search/scope_delta"),
+            cypher.compose("search/scope_removed"))
     with counting_queries() as seen:
         arms = on_graph(call)
-    assert [q for q in seen if q not in (version, corpus)] == [ranking.compose("context/assemble")], seen
+    assert [q for q in seen if q != version and q not in copy] == [ranking.compose("context/assemble")], seen
     assert all(arms[a] for a in ARMS), {a: len(v) for a, v in arms.items()}
 
     # Through HTTP too: the context route sends its one query (access checks are cached after a first call; the
@@ -349,7 +350,7 @@ def test_a_context_call_is_one_query(client: TestClient, scope: dict[str, Any], 
     with counting_queries() as seen:
         context(client, scope, "all", query="narwhal")
     assert seen.count(ranking.compose("context/assemble")) == 1
-    assert [q for q in seen if q not in (version, corpus, cypher.compose("keys/by_hash"))] == \
+    assert [q for q in seen if q not in (version, *copy, cypher.compose("keys/by_hash"))] == \
         [ranking.compose("context/assemble")], seen
 
 

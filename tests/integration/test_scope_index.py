@@ -301,3 +301,28 @@ def test_a_row_committed_after_a_newer_one_reloads_the_copy(scope: dict[str, Any
     on_graph(check)
     assert scope_index.INDEXES.loads == loads + 1
     assert [ids for ids, _ in _rank_one(on_graph, sid, "zephyrquartz")] == [late["id"]]
+
+
+def test_the_rows_read_as_columns_are_the_rows_read_one_by_one(scope: dict[str, Any], on_graph: OnGraph,
+                                                                 client: TestClient, monkeypatch: Any) -> None:
+    """fragment SCOPE_ROWS returns the scope in columns, SCOPE_CHUNK rows to a record; graph/recall.py turns them
+    back into rows. Those rows (over several records, nulls kept: memories have no title) are the rows a query
+    returning one row a record gives."""
+    sid = scope["id"]
+    _save(on_graph, sid, [f"note {i} about the tram" for i in range(7)], "episodic")
+    r = client.post(f"/v1/scopes/{sid}/knowledge", json={"title": "Trams", "body": "the tram page"})
+    assert r.status_code == 201, r.text
+    monkeypatch.setattr(recall_repo, "SCOPE_CHUNK", 3)
+    one_by_one = ("MATCH (a:Artifact) WHERE a.scope_id = $scope_id AND a.family IN ['memory', 'knowledge', 'skill'] "
+                  "RETURN a.id AS id, a.family AS family, a.kind AS kind, a.title AS title, a.content AS content, "
+                  "null AS embedding, a.created_at.epochSeconds * 1000000000 + a.created_at.nanosecond AS created, "
+                  "a.updated_at.epochSeconds * 1000000000 + a.updated_at.nanosecond AS updated "
+                  "ORDER BY a.created_at, a.id")
+
+    async def both(graph: Graph) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        _, rows = await graph.read(recall_repo.scope_corpus, scope_id=sid, model=None)
+        return rows, await graph.query(one_by_one, write=False, scope_id=sid)
+
+    columns, rows = on_graph(both)
+    assert len(rows) == 8 and columns == rows
+    assert [r["title"] for r in columns].count(None) == 7
