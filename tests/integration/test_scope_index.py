@@ -7,7 +7,6 @@ import random
 from dataclasses import replace
 from typing import Any
 
-import numpy as np
 from fastapi.testclient import TestClient
 from neo4j import Driver
 
@@ -19,6 +18,7 @@ from service import artifacts as use
 from service import ranking, scope_index
 from service.api.schemas import MemoryCreate, MemoryUpdate
 from tests.conftest import OnGraph, unique
+from tests.copies import assert_same_copy
 
 # The issue's figure is 100,000 (`make eval` measures beside a 100k-memory tenant); here 4,000 (written raw)
 # keep the test quick, and half of them are copies of the scope's own texts, so every query term's document
@@ -201,17 +201,6 @@ def _rank_one(on_graph: OnGraph, scope_id: str, q: str) -> list[tuple[str, float
 
 # ---- the copy brought up to date by a delta (ScopeCopy.extended) -----------------------------------------
 
-def _assert_copy_is_a_full_build(got: scope_index.ScopeCopy, full: scope_index.ScopeCopy) -> None:
-    assert got.ids == full.ids and got.version == full.version
-    assert np.array_equal(got.families, full.families) and np.array_equal(got.episodes, full.episodes)
-    for name in ("created", "stamps", "digests"):
-        assert np.array_equal(getattr(got, name), getattr(full, name)), name
-    assert got.bm25.postings.keys() == full.bm25.postings.keys()
-    for term, (docs, tfs) in got.bm25.postings.items():
-        assert np.array_equal(docs, full.bm25.postings[term][0]) and np.array_equal(tfs, full.bm25.postings[term][1])
-    assert got.bm25.avg_length == full.bm25.avg_length and np.array_equal(got.bm25.norm, full.bm25.norm)
-
-
 async def _copy_and_full_build(graph: Graph, sid: str) -> tuple[scope_index.ScopeCopy, scope_index.ScopeCopy]:
     """(the process's copy, as a search gets it; a full build from what Neo4j holds now)."""
     copy = await scope_index.INDEXES.copy(graph, sid, None)
@@ -260,7 +249,7 @@ def test_after_every_write_the_copy_is_what_a_full_load_builds(scope: dict[str, 
                 await use.delete(graph, sid, aid, [Family.memory], actor="test", detach=True, reason="test")
                 del held[aid]
             copy, full = await _copy_and_full_build(graph, sid)
-            _assert_copy_is_a_full_build(copy, full)
+            assert_same_copy(copy, full)
             for q in ("coffee morning", "deploy the database", "用户 喜欢", "weekend travel"):
                 params = scope_index.IndexParams(neighbour_weight=0.5, neighbour_weight_2=0.25)
                 assert copy.rank(q, None, ["memory"], 10, params) == full.rank(q, None, ["memory"], 10, params)
@@ -295,7 +284,7 @@ def test_a_row_committed_after_a_newer_one_reloads_the_copy(scope: dict[str, Any
 
     async def check(graph: Graph) -> None:
         copy, full = await _copy_and_full_build(graph, sid)
-        _assert_copy_is_a_full_build(copy, full)
+        assert_same_copy(copy, full)
         assert late["id"] in copy.ids
 
     on_graph(check)

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from service import lexical
 from service.scope_index import IndexParams, ScopeCopy
+from tests.copies import assert_same_copy
 
 _WORDS = ["lisbon", "tram", "paint", "dog", "coffee", "morning", "深色", "模式", "report", "friday"]
 _row = st.tuples(st.sampled_from(["episodic", "semantic", "fact"]), st.sampled_from(["memory", "knowledge", "skill"]),
@@ -28,20 +29,6 @@ def _rows(spec: list[tuple[str, str, list[str], bool, int]]) -> list[dict[str, A
         out.append({"id": f"a{i:04d}", "family": family, "kind": kind, "title": "Page" if titled else None,
                     "content": " ".join(words), "embedding": None, "created": t, "updated": t + step})
     return out
-
-
-def _same(a: ScopeCopy, b: ScopeCopy) -> None:
-    assert a.ids == b.ids and a.version == b.version
-    assert np.array_equal(a.families, b.families) and np.array_equal(a.episodes, b.episodes)
-    assert np.array_equal(a.has_vector, b.has_vector) and a.vectors is None and b.vectors is None
-    for name in ("created", "stamps", "digests"):
-        assert np.array_equal(getattr(a, name), getattr(b, name)), name
-    x, y = a.bm25, b.bm25
-    assert x.postings.keys() == y.postings.keys()
-    for term, (docs, tfs) in x.postings.items():
-        assert np.array_equal(docs, y.postings[term][0]) and np.array_equal(tfs, y.postings[term][1]), term
-    assert x.avg_length == y.avg_length  # bit for bit: the same array's mean
-    assert np.array_equal(x.lengths, y.lengths) and np.array_equal(x.norm, y.norm)
 
 
 @settings(max_examples=150)
@@ -68,7 +55,7 @@ def test_an_extended_copy_is_the_full_build(held: list[Any], new: list[Any], ove
     grown = old.extended(("v2",), delta, [rows[i]["id"] for i in sorted(gone)] + ["not-held"])
     assert grown is not None
     full = ScopeCopy.build(("v2",), None, [now[i] for i in range(len(rows)) if i not in gone])
-    _same(grown, full)
+    assert_same_copy(grown, full)
     q, params = " ".join(query), IndexParams(neighbour_weight=w, neighbour_weight_2=w / 2)
     for families in (["memory"], ["memory", "knowledge", "skill"]):
         assert grown.rank(q, None, families, 20, params) == full.rank(q, None, families, 20, params)
@@ -105,7 +92,7 @@ def test_an_update_replaces_the_rows_postings() -> None:
     edited = dict(rows[0], content="dinner with the board", updated=rows[0]["updated"] + 9)
     grown = old.extended(("v2",), [edited])
     assert grown is not None
-    _same(grown, ScopeCopy.build(("v2",), None, [edited, rows[1]]))
+    assert_same_copy(grown, ScopeCopy.build(("v2",), None, [edited, rows[1]]))
     assert "friday" not in grown.bm25.postings and "friday" in old.bm25.postings  # gone, as in a full build
 
 
@@ -113,7 +100,7 @@ def test_the_first_rows_of_an_empty_copy_are_appended() -> None:
     rows = _rows([("episodic", "memory", ["dog", "tram"], False, 1), ("episodic", "memory", ["dog"], False, 1)])
     grown = ScopeCopy.build(("v1",), None, []).extended(("v2",), rows)
     assert grown is not None
-    _same(grown, ScopeCopy.build(("v2",), None, rows))
+    assert_same_copy(grown, ScopeCopy.build(("v2",), None, rows))
     assert lexical.tokens("dog")[0] in grown.bm25.postings
 
 
@@ -123,5 +110,5 @@ def test_deleting_every_row_of_a_term_drops_the_term() -> None:
     old = ScopeCopy.build(("v1",), None, rows)
     grown = old.extended(("v2",), [], [rows[0]["id"]])
     assert grown is not None
-    _same(grown, ScopeCopy.build(("v2",), None, rows[1:]))
+    assert_same_copy(grown, ScopeCopy.build(("v2",), None, rows[1:]))
     assert lexical.tokens("zephyr")[0] not in grown.bm25.postings and list(grown.episodes) == [0, 1]
