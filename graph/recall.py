@@ -52,10 +52,26 @@ async def scope_corpus(tx: AsyncManagedTransaction, /, *, scope_id: str, model: 
     return version, await _scope_rows(tx, "search/scope_corpus", scope_id=scope_id, model=model)
 
 
-async def scope_delta(tx: AsyncManagedTransaction, /, *, scope_id: str, model: str | None, since: Any,
-                      lookback: float) -> list[Row]:
-    """The scope's searchable rows written since `since` less `lookback` seconds (search/scope_delta.cypher)."""
-    return await _scope_rows(tx, "search/scope_delta", scope_id=scope_id, model=model, since=since, lookback=lookback)
+async def scope_delta(tx: AsyncManagedTransaction, /, *, scope_id: str, model: str | None, since: Any) -> list[Row]:
+    """The scope's searchable rows written after `since` (search/scope_delta.cypher)."""
+    return await _scope_rows(tx, "search/scope_delta", scope_id=scope_id, model=model, since=since)
+
+
+async def scope_window(tx: AsyncManagedTransaction, /, *, scope_id: str, since: Any, lookback: float) -> list[Row]:
+    """The scope's searchable rows written in the `lookback` seconds up to `since`, as {id, created, updated}
+    (search/scope_window.cypher), in no order."""
+    result = await tx.run(cypher.compose("search/scope_window"), scope_id=scope_id, since=since, lookback=lookback)
+    record = await result.single()
+    if record is None:
+        return []
+    return [{"id": i, "created": c, "updated": u}
+            for i, c, u in zip(record["id"], record["created"], record["updated"], strict=True)]
+
+
+async def scope_rows(tx: AsyncManagedTransaction, /, *, scope_id: str, model: str | None,
+                     ids: list[str]) -> list[Row]:
+    """The scope's searchable rows of these ids, oldest first (search/scope_rows.cypher)."""
+    return await _scope_rows(tx, "search/scope_rows", scope_id=scope_id, model=model, ids=ids)
 
 
 async def scope_removed(tx: AsyncManagedTransaction, /, *, scope_id: str, since: Any, lookback: float) -> list[str]:

@@ -13,7 +13,10 @@ different version brings the copy up to date in that same transaction. When no v
 deleted since the copy's version (tombstones, search/scope_removed.cypher) and the rows written since
 (search/scope_delta.cypher), each a range seek, bring it up to date (`ScopeCopy.extended`): deleted rows leave
 it, new rows after its last one are appended, rows it holds get their new text (an update) or are passed over,
-and the result equals a full build of the scope. Anything else (a row committed out of order, a vector, a delta
+and the result equals a full build of the scope. The delta looks back LOOKBACK_S before the version for writes
+that committed late; the rows of that window come as ids and write stamps only, and only those the copy does not
+hold with that stamp are read again, whole, by id (search/scope_rows.cypher), so a batch of saves is not read
+again on every search of the minute after it. Anything else (a row committed out of order, a vector, a delta
 larger than a quarter of the copy) reloads the scope (search/scope_corpus.cypher). A save followed by a search at
 100,000 memories was a 12 s reload; it is now one small delta. Status, kind, tier and tags are not copied:
 search/hybrid_rank.cypher filters them on the live nodes, so an approval, an archive or a digest pass never needs
@@ -169,6 +172,32 @@ class ScopeCopy:
                          np.delete(self.has_vector, at), ep - np.searchsorted(at, ep), {},
                          np.delete(self.created, at), np.delete(self.stamps, at), np.delete(self.digests, at))
 
+    def held(self, rows: Sequence[dict[str, Any]]) -> np.ndarray:
+        """For each row (its id, created and updated), whether this copy holds it with that write stamp, so as it is:
+        every write through the service moves updated_at. Vectorised: a delta's look-back window can hold tens of
+        thousands of rows after a batch of saves, nearly all of them held."""
+        n = len(rows)
+        if not n or self.created is None or self.stamps is None or not self.ids:
+            return np.zeros(n, dtype=bool)
+        created = np.fromiter((-1 if r.get("created") is None else int(r["created"]) for r in rows), dtype=np.int64,
+                              count=n)
+        stamps = np.fromiter((_stamp(r.get("updated")) for r in rows), dtype=np.int64, count=n)
+        lo, hi = np.searchsorted(self.created, created, "left"), np.searchsorted(self.created, created, "right")
+        at = np.minimum(lo, len(self.ids) - 1)
+        want = np.array([str(r["id"]) for r in rows], dtype=object)
+        out: np.ndarray = (hi - lo == 1) & (np.array(self.ids, dtype=object)[at] == want) & (self.stamps[at] == stamps)
+        for i in np.flatnonzero(hi - lo > 1):  # several rows of the copy share this created_at: by id
+            p = self._position((int(created[i]), str(want[i])))
+            out[i] = p is not None and int(self.stamps[p]) == int(stamps[i])
+        return out
+
+    def holding(self, ids: Sequence[str]) -> list[str]:
+        """Those of `ids` this copy holds."""
+        if not ids:
+            return []
+        want = set(ids)
+        return [x for x in self.ids if x in want]
+
     def _episode(self, p: int) -> bool:
         i = int(np.searchsorted(self.episodes, p))
         return i < len(self.episodes) and int(self.episodes[i]) == p
@@ -307,11 +336,9 @@ class ScopeIndexes:
             # Only writes and deletions moved (the same newest vector and model: version[1::2]): deletions first,
             # so that a row deleted between the two reads is gone from the copy rather than kept.
             was = current.version
-            gone = [] if seen[2] == was[2] else await _run(
-                on, recall_repo.scope_removed, scope_id=scope_id, since=was[2] or _EPOCH, lookback=LOOKBACK_S)
-            delta = [] if seen[0] == was[0] else await _run(
-                on, recall_repo.scope_delta, scope_id=scope_id, model=model, since=was[0] or _EPOCH,
-                lookback=LOOKBACK_S)
+            gone = [] if seen[2] == was[2] else current.holding(await _run(
+                on, recall_repo.scope_removed, scope_id=scope_id, since=was[2] or _EPOCH, lookback=LOOKBACK_S))
+            delta = [] if seen[0] == was[0] else await _unheld(on, current, scope_id, model, since=was[0] or _EPOCH)
             grown = (await asyncio.to_thread(current.extended, seen, delta, gone)
                      if len(delta) + len(gone) <= max(1000, MAX_DELTA_SHARE * len(current.ids)) else None)
             if grown is not None:
@@ -339,6 +366,23 @@ INDEXES = ScopeIndexes()
 async def _run(on: Graph | AsyncManagedTransaction, fn: Callable[..., Awaitable[T]], **params: Any) -> T:
     """A repository read in the caller's transaction, or in a read transaction of its own on a Graph."""
     return await (on.read(fn, **params) if isinstance(on, Graph) else fn(on, **params))
+
+
+async def _unheld(on: Graph | AsyncManagedTransaction, copy: ScopeCopy, scope_id: str, model: str | None,
+                  since: Any) -> list[dict[str, Any]]:
+    """The scope's rows written since `since` that `copy` does not hold as they are, oldest first: the rows written
+    after it (search/scope_delta.cypher), and those of the look-back window before it (search/scope_window.cypher:
+    ids and stamps) that the copy does not hold with their stamp, a write that committed late, read again by id
+    (search/scope_rows.cypher). The window is read first, so that a row updated meanwhile comes with its new text."""
+    window = await _run(on, recall_repo.scope_window, scope_id=scope_id, since=since, lookback=LOOKBACK_S)
+    news = await _run(on, recall_repo.scope_delta, scope_id=scope_id, model=model, since=since)
+    have = {str(r["id"]) for r in news}
+    late = [str(r["id"]) for r, held in zip(window, copy.held(window), strict=True)
+            if not held and str(r["id"]) not in have]
+    if not late:
+        return news
+    again = await _run(on, recall_repo.scope_rows, scope_id=scope_id, model=model, ids=late)
+    return sorted(news + again, key=lambda r: (int(r["created"]), str(r["id"])))
 
 
 def index_params(model: Any, params: Any) -> IndexParams:

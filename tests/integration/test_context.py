@@ -337,8 +337,7 @@ def test_a_context_call_is_one_query(client: TestClient, scope: dict[str, Any], 
     # relevant_memories ranks from the scope's in-process index (service/scope_index.py), which first reads the
     # scope's version (one index-seek read; when it moved, a delta or a reload): besides it, the call is one query.
     version = cypher.compose("search/scope_version")
-    copy = (cypher.compose("search/scope_corpus"), cypher.compose("search/scope_delta"),
-            cypher.compose("search/scope_removed"))
+    copy = tuple(cypher.compose(f"search/scope_{q}") for q in ("corpus", "delta", "window", "rows", "removed"))
     with counting_queries() as seen:
         arms = on_graph(call)
     assert [q for q in seen if q != version and q not in copy] == [ranking.compose("context/assemble")], seen

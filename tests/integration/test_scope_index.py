@@ -292,6 +292,72 @@ def test_a_row_committed_after_a_newer_one_reloads_the_copy(scope: dict[str, Any
     assert [ids for ids, _ in _rank_one(on_graph, sid, "zephyrquartz")] == [late["id"]]
 
 
+def test_a_batch_in_the_look_back_is_not_read_again_whole(scope: dict[str, Any], on_graph: OnGraph,
+                                                          monkeypatch: Any) -> None:
+    """The copy looks back LOOKBACK_S before its version for writes that committed late. After a batch that window
+    holds the whole batch: before, every search in the next minute read it again with its texts, and a window of
+    more than a quarter of the copy (or 1,000 rows) reloaded the scope each time. Now the window comes as ids and
+    stamps, the copy passes over the rows it holds as they are, and a save after a 1,500-row batch brings the copy
+    one row."""
+    sid = scope["id"]
+    _save(on_graph, sid, [f"note {i} about the tram" for i in range(1_500)], "fact")
+    windows: list[int] = []  # rows in each look-back window read
+    given: list[int] = []  # rows handed to ScopeCopy.extended
+    window, extended = recall_repo.scope_window, scope_index.ScopeCopy.extended
+
+    async def spy_window(tx: Any, **params: Any) -> list[dict[str, Any]]:
+        rows = await window(tx, **params)
+        windows.append(len(rows))
+        return rows
+
+    def spy_extended(self: scope_index.ScopeCopy, version: Any, rows: Any, gone: Any = ()) -> Any:
+        given.append(len(rows))
+        return extended(self, version, rows, gone)
+
+    monkeypatch.setattr(recall_repo, "scope_window", spy_window)
+    monkeypatch.setattr(scope_index.ScopeCopy, "extended", spy_extended)
+
+    async def go(graph: Graph) -> None:
+        await scope_index.INDEXES.copy(graph, sid, None)
+        loads = scope_index.INDEXES.loads
+        for i in range(3):
+            await use.save(graph, sid, Family.memory, [MemoryCreate(kind="fact", tier="agent",  # type: ignore[arg-type]
+                                                                    content=f"zephyrquartz {i}")],
+                           actor="test", embedder=None)
+            copy, full = await _copy_and_full_build(graph, sid)
+            assert_same_copy(copy, full)
+        assert scope_index.INDEXES.loads == loads
+
+    on_graph(go)
+    assert windows == [1_500, 1_501, 1_502] and given == [1, 1, 1]
+
+
+def test_an_update_committed_late_in_the_look_back_is_read_again_by_id(scope: dict[str, Any], on_graph: OnGraph,
+                                                                      raw: Driver) -> None:
+    """An update whose commit lands after the copy's version although its updated_at is not newer: the look-back
+    window holds its id and stamp, the copy does not hold that stamp and reads the row again, whole, by id: it takes
+    the new text without a reload."""
+    sid = scope["id"]
+    [old, _] = _save(on_graph, sid, ["the first note about lisbon trams", "a second note"], "fact")
+
+    async def load(graph: Graph) -> None:
+        await scope_index.INDEXES.copy(graph, sid, None)
+
+    on_graph(load)
+    _save(on_graph, sid, ["a newer note"], "fact")  # the version moves past the late update's stamp
+    raw.execute_query("MATCH (a:Artifact {id: $id}) SET a.content = 'now about zephyrquartz', "
+                      "a.updated_at = a.updated_at + duration({nanoseconds: 1000})", id=old)
+    loads, extends = scope_index.INDEXES.loads, scope_index.INDEXES.extends
+
+    async def check(graph: Graph) -> None:
+        copy, full = await _copy_and_full_build(graph, sid)
+        assert_same_copy(copy, full)
+
+    on_graph(check)
+    assert (scope_index.INDEXES.loads, scope_index.INDEXES.extends) == (loads, extends + 1)
+    assert [ids for ids, _ in _rank_one(on_graph, sid, "zephyrquartz")] == [old]
+
+
 def test_the_rows_read_as_columns_are_the_rows_read_one_by_one(scope: dict[str, Any], on_graph: OnGraph,
                                                                  client: TestClient, monkeypatch: Any) -> None:
     """fragment SCOPE_ROWS returns the scope in columns, SCOPE_CHUNK rows to a record; graph/recall.py turns them

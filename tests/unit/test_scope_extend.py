@@ -112,3 +112,27 @@ def test_deleting_every_row_of_a_term_drops_the_term() -> None:
     assert grown is not None
     assert_same_copy(grown, ScopeCopy.build(("v2",), None, rows[1:]))
     assert lexical.tokens("zephyr")[0] not in grown.bm25.postings and list(grown.episodes) == [0, 1]
+
+
+@settings(max_examples=150)
+@given(st.lists(_row, min_size=0, max_size=40), st.lists(st.tuples(st.integers(0, 45), st.integers(-2, 2),
+                                                                    st.booleans()), max_size=30))
+def test_held_is_whether_the_copy_holds_the_row_with_that_stamp(spec: list[Any],
+                                                                  asks: list[tuple[int, int, bool]]) -> None:
+    """`held` (vectorised: a delta's look-back window can be tens of thousands of rows) answers what a row by row
+    look-up answers: the copy holds the row of this (created, id) and its write stamp is this one. Created times
+    repeat (a batch's instant, ties by id) and some rows asked about are not in the copy."""
+    rows = _rows(spec)
+    copy = ScopeCopy.build(("v1",), None, rows)
+    ask = []
+    for at, moved, other_id in asks:
+        base = rows[at] if at < len(rows) else {"id": f"x{at}", "created": 1_700_000_000_000_000_000 + at,
+                                                "updated": 1_700_000_000_000_000_000 + at}
+        ask.append(dict(base, id=f"y{at}" if other_id else base["id"], updated=base["updated"] + moved))
+    ask.append({"id": "no-created", "created": None, "updated": 1})
+    expected = []
+    for r in ask:
+        p = None if r["created"] is None else copy._position((int(r["created"]), str(r["id"])))
+        expected.append(p is not None and int(copy.stamps[p]) == r["updated"])  # type: ignore[index]
+    assert copy.held(ask).tolist() == expected
+    assert copy.holding([r["id"] for r in ask]) == [x for x in copy.ids if x in {r["id"] for r in ask}]
