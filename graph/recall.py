@@ -37,12 +37,14 @@ SCOPE_CHUNK = 5000  # rows a record of fragment SCOPE_ROWS (columns)
 
 
 async def _scope_rows(tx: AsyncManagedTransaction, name: str, **params: Any) -> list[Row]:
-    """A query ending in fragment SCOPE_ROWS, its columns turned back into rows (dicts), in order."""
+    """A query ending in fragment SCOPE_ROWS, its columns turned back into rows (dicts), in order. A row deleted while
+    the query ran reads as nulls (read-committed): it is left out, as a read a moment later would leave it."""
     result = await tx.run(cypher.compose(name), {**params, "chunk": SCOPE_CHUNK})
     rows: list[Row] = []
     async for record in result:
         keys = record.keys()
-        rows += (dict(zip(keys, values, strict=True)) for values in zip(*record.values(), strict=True))
+        rows += (row for row in (dict(zip(keys, values, strict=True)) for values in zip(*record.values(), strict=True))
+                 if row["id"] is not None)
     return rows
 
 
@@ -59,13 +61,14 @@ async def scope_delta(tx: AsyncManagedTransaction, /, *, scope_id: str, model: s
 
 async def scope_window(tx: AsyncManagedTransaction, /, *, scope_id: str, since: Any, lookback: float) -> list[Row]:
     """The scope's searchable rows written in the `lookback` seconds up to `since`, as {id, created, updated}
-    (search/scope_window.cypher), in no order."""
+    (search/scope_window.cypher), in no order; a row deleted meanwhile may come without its created or updated, and
+    one without its id is left out (its tombstone reaches the copy)."""
     result = await tx.run(cypher.compose("search/scope_window"), scope_id=scope_id, since=since, lookback=lookback)
     record = await result.single()
     if record is None:
         return []
     return [{"id": i, "created": c, "updated": u}
-            for i, c, u in zip(record["id"], record["created"], record["updated"], strict=True)]
+            for i, c, u in zip(record["id"], record["created"], record["updated"], strict=True) if i is not None]
 
 
 async def scope_rows(tx: AsyncManagedTransaction, /, *, scope_id: str, model: str | None,

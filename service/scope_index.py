@@ -382,7 +382,7 @@ async def _unheld(on: Graph | AsyncManagedTransaction, copy: ScopeCopy, scope_id
     if not late:
         return news
     again = await _run(on, recall_repo.scope_rows, scope_id=scope_id, model=model, ids=late)
-    return sorted(news + again, key=lambda r: (int(r["created"]), str(r["id"])))
+    return sorted(news + again, key=lambda r: (-1 if r["created"] is None else int(r["created"]), str(r["id"])))
 
 
 def index_params(model: Any, params: Any) -> IndexParams:

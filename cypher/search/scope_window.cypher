@@ -6,10 +6,14 @@
 // and passes over them; those it does not hold so it reads whole, by id (search/scope_rows.cypher). Ids and times
 // only: after a batch of 100,000 saves, this read took 0.2 s where the same rows with their texts, sorted, took 0.6 s
 // and, before the window was read apart, the delta reloaded the scope (3 s) on every search of the next minute.
-// One range seek on the (scope_id, updated_at) index of migration 0014.
+// List comprehensions over the collected nodes keep the three lists aligned: a row deleted while this read runs
+// may read as nulls, which collect() would drop from one list and not another. One range seek on the
+// (scope_id, updated_at) index of migration 0014.
 // Params: $scope_id, $since (a DateTime), $lookback (seconds)
 MATCH (a:Artifact)
 WHERE a.scope_id = $scope_id AND $since - duration({seconds: $lookback}) <= a.updated_at <= $since
   AND a.family IN ['memory', 'knowledge', 'skill']
-RETURN collect(a.id) AS id, collect(a.created_at.epochSeconds * 1000000000 + a.created_at.nanosecond) AS created,
-       collect(a.updated_at.epochSeconds * 1000000000 + a.updated_at.nanosecond) AS updated
+WITH collect(a) AS rows
+RETURN [a IN rows | a.id] AS id,
+       [a IN rows | a.created_at.epochSeconds * 1000000000 + a.created_at.nanosecond] AS created,
+       [a IN rows | a.updated_at.epochSeconds * 1000000000 + a.updated_at.nanosecond] AS updated

@@ -4,12 +4,16 @@ other tenants store; and the scope's in-process copy follows every write (save, 
 from __future__ import annotations
 
 import random
+import threading
+import time
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from fastapi.testclient import TestClient
 from neo4j import Driver
 
+import cypher
 from bench.common import TextGen, raw_props
 from graph import recall as recall_repo
 from graph.driver import Graph
@@ -356,6 +360,34 @@ def test_an_update_committed_late_in_the_look_back_is_read_again_by_id(scope: di
     on_graph(check)
     assert (scope_index.INDEXES.loads, scope_index.INDEXES.extends) == (loads, extends + 1)
     assert [ids for ids, _ in _rank_one(on_graph, sid, "zephyrquartz")] == [old]
+
+
+def test_a_row_deleted_while_the_window_is_read_keeps_its_columns_aligned(scope: dict[str, Any], on_graph: OnGraph,
+                                                                          raw: Driver) -> None:
+    """Read-committed: a row deleted by another transaction while search/scope_window.cypher runs reads as nulls.
+    collect() would drop those from one list and not another (the soak caught a search answering 500 from the
+    mismatch); the query's list comprehensions keep the ids, created and updated of each row at one index. Here the
+    query waits 1.5 s between its read and its answer (apoc.util.sleep) while a row is deleted and committed."""
+    sid = scope["id"]
+    ids = _save(on_graph, sid, ["one tram", "two trams", "three trams"], "fact")
+    query = cypher.compose("search/scope_window")
+    slowed = query.replace("WITH collect(a) AS rows\n", "WITH collect(a) AS rows\nCALL apoc.util.sleep(1500)\n")
+    assert slowed != query
+    answer: dict[str, Any] = {}
+
+    def read() -> None:
+        answer.update(raw.execute_query(slowed, scope_id=sid, since=datetime.now(UTC) + timedelta(seconds=1),
+                                        lookback=60.0).records[0].data())
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    time.sleep(0.5)
+    raw.execute_query("MATCH (a:Artifact {id: $id}) DETACH DELETE a", id=ids[1])
+    reader.join()
+    assert len(answer["id"]) == len(answer["created"]) == len(answer["updated"]) == 3
+    gone = answer["id"].index(None)
+    assert answer["created"][gone] is None and answer["updated"][gone] is None
+    assert sorted(i for i in answer["id"] if i is not None) == sorted([ids[0], ids[2]])
 
 
 def test_the_rows_read_as_columns_are_the_rows_read_one_by_one(scope: dict[str, Any], on_graph: OnGraph,
