@@ -185,7 +185,8 @@ class ScopeCopy:
         lo, hi = np.searchsorted(self.created, created, "left"), np.searchsorted(self.created, created, "right")
         at = np.minimum(lo, len(self.ids) - 1)
         want = np.array([str(r["id"]) for r in rows], dtype=object)
-        out: np.ndarray = (hi - lo == 1) & (np.array(self.ids, dtype=object)[at] == want) & (self.stamps[at] == stamps)
+        ids = np.array([self.ids[i] for i in at.tolist()], dtype=object)  # O(rows asked), not O(copy)
+        out: np.ndarray = (hi - lo == 1) & (ids == want) & (self.stamps[at] == stamps)
         for i in np.flatnonzero(hi - lo > 1):  # several rows of the copy share this created_at: by id
             p = self._position((int(created[i]), str(want[i])))
             out[i] = p is not None and int(self.stamps[p]) == int(stamps[i])
