@@ -9,9 +9,10 @@
 MATCH (a:Artifact {id: $from_id}) WHERE a.scope_id = $scope_id AND a.family <> 'working_state'
 MATCH (b:Artifact {id: $to_id}) WHERE b.scope_id = $scope_id AND b.family <> 'working_state'
 FOREACH (n IN CASE WHEN a.id < b.id THEN [a, b] ELSE [b, a] END | SET n._lock = true)
-WITH a, b
-WHERE a:Artifact AND b:Artifact
+// The marker leaves before the re-check: a row the re-check drops would keep it, committed (the lock itself lasts
+// until the commit either way).
 REMOVE a._lock, b._lock
 WITH a, b
+WHERE a:Artifact AND b:Artifact
 MERGE (a)-[r:$($type)]->(b)
 RETURN type(r) AS type, a.id AS from_id, b.id AS to_id, null AS relation

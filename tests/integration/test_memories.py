@@ -5,8 +5,10 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from neo4j import Driver
+from pydantic import ValidationError
 
 from tests.conftest import unique
 
@@ -282,6 +284,49 @@ def test_edges_within_one_scope_only(client: TestClient, scope: dict[str, Any], 
     q = {"type": "RELATES_TO", "from_id": a["id"], "to_id": b["id"], "relation": "explains"}
     assert client.delete(f"{base(scope)}/edges", params=q).status_code == 204
     assert client.delete(f"{base(scope)}/edges", params=q).status_code == 404
+
+
+@pytest.mark.parametrize("edge", [{"type": "DEPENDS_ON"}, {"type": "RELATES_TO", "relation": "explains"}])
+def test_an_edge_to_a_row_deleted_while_it_waits_for_the_lock_leaves_no_marker(
+        client: TestClient, scope: dict[str, Any], raw: Driver, edge: dict[str, str]) -> None:
+    """Edge creation locks both ends by writing a `_lock` marker, then re-checks that both are still artifacts. The
+    marker used to leave after the re-check, so when a delete committed while the edge waited for the lock, the
+    re-check dropped the row and the marker stayed, committed, on the live end: every later read of that record
+    (load, search, context) answered 500 (the soak test caught a context call). A raw transaction holds the target's
+    lock and turns it into a tombstone, as a delete does; it commits while the edge waits."""
+    dependant, target = save(client, scope, "the dependant"), save(client, scope, "the target")
+    answer: dict[str, Any] = {}
+    with raw.session() as session:
+        tx = session.begin_transaction()
+        tx.run("MATCH (a:Artifact {id: $id}) REMOVE a:Artifact:Memory SET a:Tombstone, a.status = 'removed'",
+               id=target["id"]).consume()
+        waiting = threading.Thread(target=lambda: answer.update(r=client.post(
+            f"{base(scope)}/edges", json={**edge, "from_id": dependant["id"], "to_id": target["id"]})))
+        waiting.start()
+        waiting.join(timeout=1.5)
+        assert waiting.is_alive()  # it waits for the target's lock
+        tx.commit()
+        waiting.join()
+    assert answer["r"].status_code == 404, answer["r"].text
+    assert raw.execute_query("MATCH (n) WHERE n._lock IS NOT NULL RETURN count(n)").records[0][0] == 0
+    assert client.get(f"{base(scope)}/memories/{dependant['id']}").status_code == 200
+
+
+def test_the_stray_lock_marker_migration_repairs_records_idempotently(client: TestClient, scope: dict[str, Any],
+                                                                     raw: Driver, on_graph: Any) -> None:
+    """Migration 0016 removes the markers the old edge creation could leave committed: the record reads again."""
+    from graph.schema import apply_schema
+
+    live, gone = save(client, scope, "marked"), save(client, scope, "marked, then deleted")
+    assert client.delete(f"{base(scope)}/memories/{gone['id']}").status_code == 200
+    raw.execute_query("MATCH (n) WHERE n.id IN $ids SET n._lock = true", ids=[live["id"], gone["id"]])
+    listed = f"{base(scope)}/memories"
+    with pytest.raises(ValidationError, match="_lock"):  # what the marker did to a read that does not write: a 500
+        client.get(listed)
+    for _ in range(2):
+        on_graph(lambda g: apply_schema(g, rerun=True))
+        assert raw.execute_query("MATCH (n) WHERE n._lock IS NOT NULL RETURN count(n)").records[0][0] == 0
+        assert [m["id"] for m in client.get(listed).json()["items"]] == [live["id"]]
 
 
 def test_batch_save_writes_all_in_one_transaction(client: TestClient, scope: dict[str, Any], raw: Driver) -> None:
