@@ -43,8 +43,10 @@ async def _scope_rows(tx: AsyncManagedTransaction, name: str, **params: Any) -> 
     rows: list[Row] = []
     async for record in result:
         keys = record.keys()
-        rows += (row for row in (dict(zip(keys, values, strict=True)) for values in zip(*record.values(), strict=True))
-                 if row["id"] is not None)
+        for values in zip(*record.values(), strict=True):
+            row = dict(zip(keys, values, strict=True))
+            if row["id"] is not None:
+                rows.append(row)
     return rows
 
 

@@ -179,8 +179,7 @@ class ScopeCopy:
         n = len(rows)
         if not n or self.created is None or self.stamps is None or not self.ids:
             return np.zeros(n, dtype=bool)
-        created = np.fromiter((-1 if r.get("created") is None else int(r["created"]) for r in rows), dtype=np.int64,
-                              count=n)
+        created = np.fromiter((_stamp(r.get("created")) for r in rows), dtype=np.int64, count=n)
         stamps = np.fromiter((_stamp(r.get("updated")) for r in rows), dtype=np.int64, count=n)
         lo, hi = np.searchsorted(self.created, created, "left"), np.searchsorted(self.created, created, "right")
         at = np.minimum(lo, len(self.ids) - 1)
@@ -295,6 +294,7 @@ def _digest(r: dict[str, Any], text: str) -> int:
 
 
 def _stamp(value: Any) -> int:
+    """A time in epoch nanoseconds as an int, -1 for none (a row deleted while it was read)."""
     return -1 if value is None else int(value)
 
 
@@ -383,7 +383,7 @@ async def _unheld(on: Graph | AsyncManagedTransaction, copy: ScopeCopy, scope_id
     if not late:
         return news
     again = await _run(on, recall_repo.scope_rows, scope_id=scope_id, model=model, ids=late)
-    return sorted(news + again, key=lambda r: (-1 if r["created"] is None else int(r["created"]), str(r["id"])))
+    return sorted(news + again, key=lambda r: (_stamp(r["created"]), str(r["id"])))
 
 
 def index_params(model: Any, params: Any) -> IndexParams:
