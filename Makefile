@@ -19,7 +19,7 @@ install: $(STAMP)
 
 # Resolve Neo4j Community + APOC Core from Maven Central into .cognition/dist (once; Maven caches it).
 neo4j-dist: install
-	$(BIN)/python -c 'from graph.neo4j_local import ensure_distribution as e; print(e())'
+	$(BIN)/python -c 'from service.neo4j_local import ensure_distribution as e; print(e())'
 
 run: neo4j-dist
 	$(BIN)/cognition serve

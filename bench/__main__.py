@@ -20,9 +20,9 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from bench import digest_pass, recall_gc, save_batch, save_http, save_single, scan, search
 from bench.common import Context, Row, Sizes, progress
-from graph import neo4j_local
 from graph.driver import Graph, Neo4jConfig
 from graph.schema import apply_schema
+from service import neo4j_local
 
 BENCHES: dict[str, Callable[[Context], Awaitable[list[Row]]]] = {
     save_single.NAME: save_single.run,

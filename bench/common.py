@@ -13,12 +13,13 @@ from typing import Any
 
 from neo4j import AsyncDriver, RoutingControl
 
+from cognition.schemas.records import MemoryCreate, WriteBody
 from graph.driver import Graph, Neo4jConfig
-from graph.model import Family, Kind, Tier
-from service.api.schemas import MemoryCreate, _Write
-from service.artifacts import to_row
-from service.deps import utcnow
-from service.scopes import create_scope
+from graph.model import Kind, Tier
+from service.usecases.artifacts import to_row
+from service.usecases.drafts import draft_of
+from service.usecases.runtime import Runtime, utcnow
+from service.usecases.scopes import create_scope
 
 ACTOR = "bench"
 
@@ -134,12 +135,17 @@ async def interleaved(n: int, service: Step, raw: Step, *, start: int = 0) -> tu
 
 @dataclass(slots=True)
 class Context:
-    """The service's Graph and, for the baselines, its async driver used raw (same pool, same database)."""
+    """The service's runtime (on one Graph) and, for the baselines, its async driver used raw (same pool, same
+    database)."""
 
     graph: Graph
     sizes: Sizes
     run_id: str = field(default_factory=lambda: uuid.uuid4().hex[:8])
     cfg: Neo4jConfig | None = None  # how to reach the same server from another process (bench/save_http.py)
+    rt: Runtime = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.rt = Runtime(self.graph)
 
     @property
     def driver(self) -> AsyncDriver:
@@ -154,15 +160,15 @@ class Context:
                                                routing_=RoutingControl.READ)
 
     async def new_scope(self, bench: str) -> str:
-        scope = await create_scope(self.graph, namespace="bench", cognitive_owner=f"run-{self.run_id}",
+        scope = await create_scope(self.rt, namespace="bench", cognitive_owner=f"run-{self.run_id}",
                                    name=f"{bench}-{uuid.uuid4().hex[:6]}", actor=ACTOR)
         return str(scope["id"])
 
 
-def raw_props(body: _Write, scope_id: str) -> dict[str, Any]:
-    """Exactly the property map the service stores for this body (service.artifacts.to_row + the status
+def raw_props(body: WriteBody, scope_id: str) -> dict[str, Any]:
+    """Exactly the property map the service stores for this body (service.usecases.artifacts.to_row + the status
     save.cypher sets), with a fresh id: what the raw baselines CREATE."""
-    props: dict[str, Any] = to_row(body, Family.memory, scope_id=scope_id, now=utcnow(), actor=ACTOR)["props"]
+    props: dict[str, Any] = to_row(draft_of(body), scope_id=scope_id, now=utcnow(), actor=ACTOR)["props"]
     props["status"] = "active"
     return props
 

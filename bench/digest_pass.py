@@ -20,8 +20,8 @@ import cypher
 from bench.common import ACTOR, Context, Row
 from digest.passes import PassRequest, run_pass
 from graph.scopes import kernel_properties
-from service.deps import utcnow
-from service.scopes import create_scope
+from service.usecases.runtime import utcnow
+from service.usecases.scopes import create_scope
 
 NAME = "digest_pass"
 CHUNK = 10_000
@@ -41,7 +41,7 @@ CREATE (:Event {id: randomUUID(), op: 'restore', at: $now, actor: $actor, scope_
 
 async def _partition(ctx: Context, n: int, seed: int) -> tuple[str, str]:
     owner = f"digest-{ctx.run_id}-{n}-{uuid.uuid4().hex[:4]}"
-    scope = await create_scope(ctx.graph, namespace="bench", cognitive_owner=owner, name="refgraph", actor=ACTOR)
+    scope = await create_scope(ctx.rt, namespace="bench", cognitive_owner=owner, name="refgraph", actor=ACTOR)
     sid = str(scope["id"])
     rnd = random.Random(seed)
     now = utcnow()

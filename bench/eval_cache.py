@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from service.embedding import Embedder, query_vectors
+from service.search.embedding import Embedder, query_vectors
 
 CACHE_DIR = Path(__file__).resolve().parent.parent / ".cognition" / "eval-cache"
 

@@ -1,7 +1,7 @@
 """`python -m bench.eval_levers [--lexical]` — the recall levers swept in-process on the LoCoMo dev split.
 
-The same ranking code as the service's search (service/scope_index.ScopeCopy: per-scope BM25, stemming, stop
-words, neighbouring episodes, exact vectors; service/ranking.fuse: weighted RRF), fed the dev split's turns
+The same ranking code as the service's search (service/search/scope_index.ScopeCopy: per-scope BM25, stemming, stop
+words, neighbouring episodes, exact vectors; service/search/ranking.fuse: weighted RRF), fed the dev split's turns
 directly instead of through Neo4j, so dozens of configurations take a minute instead of an hour on a loaded
 machine. What it leaves out — the live status filter and the retention boost, equal for every turn of a freshly
 saved conversation — is what `make eval` (bench/eval_recall.py) measures through the service's own paths.
@@ -22,9 +22,9 @@ import numpy as np
 from bench import eval_data
 from bench.eval_cache import CachedEmbedder
 from bench.eval_recall import Score
-from service import lexical, ranking
-from service.embedding import make_embedder, min_cosine
-from service.scope_index import IndexParams, ScopeCopy
+from service.search import lexical, ranking
+from service.search.embedding import make_embedder, min_cosine
+from service.search.scope_index import IndexParams, ScopeCopy
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +93,7 @@ def _feedback(copy: ScopeCopy, query: str, params: IndexParams, prf: tuple[int, 
     docs, terms, weight = prf
     first = copy.lexical_scores(query, params)
     top = [int(i) for i in np.argsort(-first, kind="stable")[:docs] if first[i] > 0]
-    qt = lexical.tokens(query)
+    qt = lexical.tokens(query, copy.analysis)
     base = copy.bm25.scores(qt)
     if not top:
         return copy.lexical_scores(query, params)
@@ -129,16 +129,15 @@ def run(convs: Sequence[eval_data.Conversation], embedder_name: str = "e5-small"
     for lever in levers():
         if lexical_only and lever.vectors:
             continue
-        lexical.ANALYSIS = lever.analysis
         score = Score()
         for c in convs:
             rows = [{"id": t.dia_id, "family": "memory", "kind": "episodic", "content": _text(t, lever.text),
                      "embedding": v if lever.vectors else None} for t, v in zip(c.turns, vecs[c.id], strict=True)]
-            copy = ScopeCopy.build((), emb.name, rows)
+            copy = ScopeCopy.build((), emb.name, rows, lever.analysis)
             if (lever.k1, lever.b) != (1.2, 0.75):
-                copy.bm25 = lexical.BM25.build([lexical.tokens(str(r["content"])) for r in rows], k1=lever.k1,
-                                               b=lever.b)
-            _TOKENS[id(copy)] = [lexical.tokens(str(r["content"])) for r in rows]
+                copy.bm25 = lexical.BM25.build([lexical.tokens(str(r["content"]), lever.analysis) for r in rows],
+                                               k1=lever.k1, b=lever.b)
+            _TOKENS[id(copy)] = [lexical.tokens(str(r["content"]), lever.analysis) for r in rows]
             cut = min_cosine(emb) if lever.cut is None else lever.cut
             params = IndexParams(neighbour_weight=lever.nb, neighbour_weight_vec=lever.nb_vec, min_cosine=cut,
                                  neighbour_weight_2=lever.nb2)
@@ -156,7 +155,6 @@ def run(convs: Sequence[eval_data.Conversation], embedder_name: str = "e5-small"
                 score.add(q.category, fused[:10], q.evidence)
             _TOKENS.pop(id(copy), None)
         out[lever.name] = score.summary()
-        lexical.ANALYSIS = lexical.Analysis()
     return out
 
 

@@ -6,9 +6,9 @@ or uses COGNITION_EVAL_NEO4J_URI with COGNITION_EVAL_NEO4J_PASSWORD — applies 
 1. saves every turn of the LoCoMo dev split (bench/eval_data.py; Maharana et al., ACL 2024, CC BY-NC 4.0,
    read from ../shared/data/locomo-dev.json or COGNITION_EVAL_DATA) as an `episodic` memory, one scope per
    conversation, batch saves of up to 1,000 turns in order, through the service's own save path
-   (service.artifacts.save: gates, embedding, persist) — once without vectors and once per embedder used;
+   (service.usecases.artifacts.save: gates, embedding, persist) — once without vectors and once per embedder used;
 2. searches every scorable question through the code path of `POST …/memories/search`
-   (service.artifacts.search_ranked; recall=False so the store is the same for every configuration) and
+   (service.usecases.artifacts.search_ranked; recall=False so the store is the same for every configuration) and
    reports hit@5 / hit@10 per category and overall, with search p50 / p95, for each configuration;
 3. computes a plain Okapi BM25 baseline (rank_bm25, lower-cased [a-z0-9]+ tokens, one conversation at a time)
    over the same texts in the same run;
@@ -42,15 +42,18 @@ from typing import Any
 from bench import eval_data
 from bench.common import TextGen, pct, raw_props
 from bench.eval_cache import CachedEmbedder
-from graph import neo4j_local
+from cognition.schemas.records import MemoryCreate
 from graph.driver import Graph, Neo4jConfig
 from graph.model import Family
 from graph.schema import apply_schema
-from service import artifacts as use
-from service import lexical, ranking, scope_index
-from service.api.schemas import MemoryCreate
-from service.embedding import Embedder, make_embedder
-from service.scopes import create_scope
+from service import neo4j_local
+from service.search import lexical, ranking
+from service.search.embedding import Embedder, make_embedder
+from service.search.scope_index import ScopeIndexes
+from service.usecases import artifacts as use
+from service.usecases.drafts import draft_of
+from service.usecases.runtime import Runtime
+from service.usecases.scopes import create_scope
 
 ACTOR = "eval"
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,7 +63,7 @@ _eval_bolt, _eval_http, _eval_service = neo4j_local._ports("COGNITION_EVAL_PORTS
 EVAL_INSTANCE = neo4j_local.LocalInstance(
     "eval", _eval_bolt, _eval_http, os.environ.get("COGNITION_NEO4J_HEAP", "1g"),
     os.environ.get("COGNITION_NEO4J_PAGECACHE", "512m"), _eval_service)
-LEGACY = replace(ranking.DEFAULT, scope_index=False, min_similarity=0.6)  # the ranking before issue 14
+LEGACY = replace(ranking.DEFAULT, scope_index=False, min_similarity=0.6)  # the Lucene ranking the scope index replaced
 
 
 def say(msg: str) -> None:
@@ -154,14 +157,15 @@ async def ingest(graph: Graph, convs: Sequence[eval_data.Conversation], embedder
                  tag: str) -> Ingested:
     scopes, dia_of, n = {}, {}, 0
     t0 = time.perf_counter()
+    rt = Runtime(graph, embedder=embedder)
     for conv in convs:
-        scope = await create_scope(graph, namespace=f"eval-{tag}", cognitive_owner=ACTOR, name=conv.id, actor=ACTOR)
+        scope = await create_scope(rt, namespace=f"eval-{tag}", cognitive_owner=ACTOR, name=conv.id, actor=ACTOR)
         scopes[conv.id] = str(scope["id"])
         for start in range(0, len(conv.turns), 1000):  # batch saves (MAX_BATCH 1000), turns in order
             turns = conv.turns[start:start + 1000]
-            bodies = [MemoryCreate(kind="episodic", tier="agent", content=t.text)  # type: ignore[arg-type]
+            drafts = [draft_of(MemoryCreate(kind="episodic", tier="agent", content=t.text))  # type: ignore[arg-type]
                       for t in turns]
-            saved = await use.save(graph, scopes[conv.id], Family.memory, bodies, actor=ACTOR, embedder=embedder)
+            saved = await use.save(rt, scopes[conv.id], drafts, actor=ACTOR)
             for art, turn in zip(saved.items, turns, strict=True):
                 dia_of[art.id] = turn.dia_id
             n += len(turns)
@@ -170,48 +174,43 @@ async def ingest(graph: Graph, convs: Sequence[eval_data.Conversation], embedder
 
 async def evaluate(graph: Graph, convs: Sequence[eval_data.Conversation], data: Ingested,
                    embedder: Embedder | None, cfg: Config) -> dict[str, Any]:
-    lexical.ANALYSIS = cfg.analysis
-    scope_index.INDEXES.clear()
+    rt = Runtime(graph, embedder=embedder, indexes=ScopeIndexes(analysis=cfg.analysis))
     score = Score()
-    try:
-        for conv in convs:
-            scope_id = data.scopes[conv.id]
-            # The first search of a scope loads its copy: not what a steady-state search costs.
-            await use.search_ranked(graph, scope_id, [Family.memory], query="hello", limit=10, recall=False,
-                                    embedder=embedder, params=cfg.params)
-            for q in conv.questions:
-                t0 = time.perf_counter_ns()
-                hits = await use.search_ranked(graph, scope_id, [Family.memory], query=q.text, limit=10,
-                                               recall=False, embedder=embedder, params=cfg.params)
-                score.latency_ns.append(time.perf_counter_ns() - t0)
-                score.add(q.category, [data.dia_of.get(h.artifact["id"], "?") for h in hits], q.evidence)
-    finally:
-        lexical.ANALYSIS = lexical.Analysis()
-        scope_index.INDEXES.clear()
+    for conv in convs:
+        scope_id = data.scopes[conv.id]
+        # The first search of a scope loads its copy: not what a steady-state search costs.
+        await use.search_ranked(rt, scope_id, [Family.memory], query="hello", limit=10, recall=False,
+                                params=cfg.params)
+        for q in conv.questions:
+            t0 = time.perf_counter_ns()
+            hits = await use.search_ranked(rt, scope_id, [Family.memory], query=q.text, limit=10, recall=False,
+                                           params=cfg.params)
+            score.latency_ns.append(time.perf_counter_ns() - t0)
+            score.add(q.category, [data.dia_of.get(h.artifact["id"], "?") for h in hits], q.evidence)
     return score.summary()
 
 
 async def chinese_check(graph: Graph, embedder: Embedder | None, cfgs: Sequence[Config]) -> dict[str, Any]:
     """recall@5 on tests/data/retrieval_set.json per configuration, Chinese and English queries apart."""
     rs = json.loads(RETRIEVAL_SET.read_text(encoding="utf-8"))
-    scope = await create_scope(graph, namespace="eval-zh", cognitive_owner=ACTOR,
+    rt = Runtime(graph, embedder=embedder)
+    scope = await create_scope(rt, namespace="eval-zh", cognitive_owner=ACTOR,
                                name=f"set-{embedder.name if embedder else 'none'}", actor=ACTOR)
-    bodies = [MemoryCreate(kind="fact", tier="agent", content=d["text"]) for d in rs["docs"]]  # type: ignore[arg-type]
-    saved = (await use.save(graph, scope["id"], Family.memory, bodies, actor=ACTOR, embedder=embedder)).items
+    drafts = [draft_of(MemoryCreate(kind="fact", tier="agent", content=d["text"]))  # type: ignore[arg-type]
+              for d in rs["docs"]]
+    saved = (await use.save(rt, scope["id"], drafts, actor=ACTOR)).items
     doc_of = {a.id: d["id"] for a, d in zip(saved, rs["docs"], strict=True)}
     out: dict[str, Any] = {}
     for cfg in cfgs:
-        lexical.ANALYSIS = cfg.analysis
-        scope_index.INDEXES.clear()
+        searching = Runtime(graph, embedder=embedder if cfg.embedder else None,
+                            indexes=ScopeIndexes(analysis=cfg.analysis))
         per: dict[str, list[float]] = defaultdict(list)
         for q in rs["queries"]:
-            hits = await use.search_ranked(graph, scope["id"], [Family.memory], query=q["text"], limit=5,
-                                           recall=False, embedder=embedder if cfg.embedder else None,
-                                           params=cfg.params)
+            hits = await use.search_ranked(searching, scope["id"], [Family.memory], query=q["text"], limit=5,
+                                           recall=False, params=cfg.params)
             found = {doc_of[h.artifact["id"]] for h in hits}
             per[q["lang"]].append(len(found & set(q["relevant"])) / len(q["relevant"]))
         out[cfg.name] = {lang: sum(v) / len(v) for lang, v in per.items()}
-    lexical.ANALYSIS = lexical.Analysis()
     return out
 
 
@@ -224,7 +223,8 @@ async def add_noise(graph: Graph, n: int) -> float:
     batches with exactly the properties the service's save stores (bench.common.raw_props): the full-text index
     and the store hold them as if saved; the save path's own cost is `make bench`'s business, not this one's."""
     gen = TextGen(seed=7)
-    scope = await create_scope(graph, namespace="noise-tenant", cognitive_owner="other", name="big", actor=ACTOR)
+    scope = await create_scope(Runtime(graph), namespace="noise-tenant", cognitive_owner="other", name="big",
+                               actor=ACTOR)
     t0 = time.perf_counter()
     for start in range(0, n, NOISE_CHUNK):
         rows = [raw_props(MemoryCreate(kind="episodic", tier="agent", content=gen.sentence()),  # type: ignore[arg-type]
@@ -284,7 +284,7 @@ async def run(cfg_neo4j: Neo4jConfig, args: argparse.Namespace) -> dict[str, Any
 
 
 def ranking_default_embedder() -> str | None:
-    from service.embedding import DEFAULT_EMBEDDER
+    from service.search.embedding import DEFAULT_EMBEDDER
     return DEFAULT_EMBEDDER
 
 

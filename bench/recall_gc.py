@@ -1,6 +1,6 @@
 """context, hybrid search and GC at scale (issue 6).
 
-- context: all nine arms assembled by `service.context.assemble` (one round trip, recalls counted) in a scope
+- context: all nine arms assembled by `service.usecases.context.assemble` (one round trip, recalls counted) in a scope
   of N memories, vs the raw Cypher of the same nine arms run back to back (nine round trips; each arm's
   branch is cut from the composed `context/assemble` query, so both sides select with the same Cypher).
   Target ≤ 1.2×. And (issue 18) the same call vs ONE raw full-text query (the Lucene string the service
@@ -26,10 +26,12 @@ from bench.common import ACTOR, Context, Row, TextGen, interleaved, latency_rows
 from bench.search import RAW_SEARCH
 from digest.gc import GCConfig, run_gc
 from graph.model import Family
-from service import context as ctx_use
-from service import embedding, scope_index
-from service.artifacts import lucene_query, new_id, save, search, sha256
-from service.deps import utcnow
+from service.search import embedding, scope_index
+from service.search.ranking import lucene_query
+from service.usecases import context as ctx_use
+from service.usecases.artifacts import new_id, save, search
+from service.usecases.drafts import draft_of, sha256
+from service.usecases.runtime import utcnow
 
 NAME_CONTEXT, NAME_HYBRID, NAME_GC = "context", "hybrid", "gc"
 CONTEXT_VS_FULLTEXT = 3.0  # issue 18: context p95 <= 3x one raw full-text query at the same size
@@ -43,7 +45,7 @@ async def _fill_raw(ctx: Context, scope_id: str, n: int, corpus: TextGen, *, spr
                     have: int = 0) -> None:
     """Memories `have`..`n` of the scope, with exactly the service's properties, written raw (batched UNWIND).
 
-    The service's property map (service.artifacts.to_row via raw_props) costs about a millisecond a row in
+    The service's property map (service.usecases.artifacts.to_row via raw_props) costs about a millisecond a row in
     Python, which at a million rows is the fill's whole time; so TEMPLATES maps are made that way and each row
     takes one of them (in order: the mix of kinds, tiers and trust is the generator's) with its own id, its own
     freshly generated content and hash and the chunk's timestamps."""
@@ -109,10 +111,10 @@ async def _measure_context(ctx: Context, sid: str, size: int, corpus: TextGen, a
     queries = [corpus.query() for _ in range(ctx.sizes.queries + 10)]
 
     async def service(i: int) -> None:
-        await ctx_use.assemble(ctx.graph, sid, surface="all", query=queries[i], embedder=None)
+        await ctx_use.assemble(ctx.rt, sid, surface="all", query=queries[i])
 
     # the raw side runs with the parameters the service sends (those of the first query)
-    captured: dict[str, Any] = await ctx_use.query_params(sid, surface="all", query=queries[0], embedder=None)
+    captured: dict[str, Any] = await ctx_use.query_params(ctx.rt, sid, surface="all", query=queries[0])
     # Info: what a call pays when Neo4j has no plan for the query (its first call, a statistics replan): the
     # plan alone, timed as an EXPLAIN (not cached) right after the query caches are cleared.
     await ctx.raw_write("CALL db.clearQueryCaches()")
@@ -134,10 +136,10 @@ async def _measure_context(ctx: Context, sid: str, size: int, corpus: TextGen, a
     async def after_save(n: int, label: str) -> list[Row]:
         """Info: an agent's loop, n times a save and then a context call with a query (the saves untimed; they add n
         memories to the scope). The save moves the scope's version, so the call brings the scope's copy up to date
-        (service/scope_index.py: by a delta; a full reload was 12-16 s at 100,000)."""
+        (service/search/scope_index.py: by a delta; a full reload was 12-16 s at 100,000)."""
         after_ns, ft_after_ns = [], []
         for i in range(1, n + 1):
-            await save(ctx.graph, sid, Family.memory, [corpus.memory()], actor=ACTOR, embedder=None)
+            await save(ctx.rt, sid, [draft_of(corpus.memory())], actor=ACTOR)
             after_ns.append(await timed(service, i))
             ft_after_ns.append(await timed(fulltext, i))
         return [Row(NAME_CONTEXT, f"9 arms right after a save{label} vs 1 full-text query, {size:,} memories "
@@ -158,7 +160,7 @@ async def _measure_context(ctx: Context, sid: str, size: int, corpus: TextGen, a
     await asyncio.sleep(max(0.0, scope_index.LOOKBACK_S + 1.0 - (time.monotonic() - filled)))
     rows += await after_save(ctx.sizes.queries, "")
     # Info: the database work of one call (the composed query, PROFILE; its recalls count like any call's).
-    params = await ctx_use.query_params(sid, surface="all", query=queries[1], embedder=None, graph=ctx.graph)
+    params = await ctx_use.query_params(ctx.rt, sid, surface="all", query=queries[1], on=ctx.graph)
     plan = (await ctx.raw_write("PROFILE " + cypher.compose("context/assemble"), **params)).summary.profile
     rows.append(Row(NAME_CONTEXT, f"db hits of one call (PROFILE), {size:,} memories (info)", _db_hits(plan),
                     None, "hits"))
@@ -172,17 +174,17 @@ async def run_hybrid(ctx: Context) -> list[Row]:
     corpus = TextGen(11)
     sid = await ctx.new_scope(NAME_HYBRID)
     n = ctx.sizes.hybrid
+    with_vectors = ctx.rt.using(embedder=model)
     for start in range(0, n, 500):
-        await save(ctx.graph, sid, Family.memory, [corpus.memory() for _ in range(min(500, n - start))],
-                   actor=ACTOR, embedder=model)
+        await save(with_vectors, sid, [draft_of(corpus.memory()) for _ in range(min(500, n - start))], actor=ACTOR)
         progress(f"hybrid: saved+embedded {start + 500:,}/{n:,}")
     queries = [corpus.query() for _ in range(ctx.sizes.queries + 10)]
 
     async def hybrid(i: int) -> None:
-        await search(ctx.graph, sid, [Family.memory], query=queries[i], embedder=model)
+        await search(with_vectors, sid, [Family.memory], query=queries[i])
 
     async def fulltext(i: int) -> None:
-        await search(ctx.graph, sid, [Family.memory], query=queries[i], embedder=None)
+        await search(ctx.rt, sid, [Family.memory], query=queries[i])
 
     await interleaved(10, hybrid, fulltext)
     h_ns, f_ns = await interleaved(ctx.sizes.queries, hybrid, fulltext, start=10)
@@ -194,9 +196,9 @@ async def run_gc_bench(ctx: Context) -> list[Row]:
     corpus = TextGen(13)
     n = ctx.sizes.gc
     owner = f"gc-{ctx.run_id}"
-    from service.scopes import create_scope
+    from service.usecases.scopes import create_scope
 
-    scope = await create_scope(ctx.graph, namespace="bench", cognitive_owner=owner, name="gc", actor=ACTOR)
+    scope = await create_scope(ctx.rt, namespace="bench", cognitive_owner=owner, name="gc", actor=ACTOR)
     await _fill_raw(ctx, str(scope["id"]), n, corpus, spread_days=60)
     t0 = time.perf_counter()
     count = await ctx.raw_read("MATCH (s:Scope {namespace: 'bench', cognitive_owner: $o}) "

@@ -1,4 +1,4 @@
-"""save_batch: batches of memories through `service.artifacts.save` vs a raw `UNWIND … CREATE … SET a = r`
+"""save_batch: batches of memories through `service.usecases.artifacts.save` vs a raw `UNWIND … CREATE … SET a = r`
 with the same property maps. Target: service throughput ≥ 0.5× raw.
 
 Two informational rows split the service's cost: its own save.cypher run through the raw driver (the extra
@@ -12,12 +12,12 @@ import time
 
 import cypher
 from bench.common import ACTOR, Context, Row, TextGen, interleaved, pct, progress, raw_props, throughput_row
+from cognition.schemas.records import WriteBody
 from graph import artifacts as repo
-from graph.model import Family
-from service.api.schemas import _Write
-from service.artifacts import candidate, save, to_row
-from service.deps import utcnow
-from service.pipeline import screen
+from service.gates.pipeline import screen
+from service.usecases.artifacts import candidate, save, to_row
+from service.usecases.drafts import draft_of
+from service.usecases.runtime import utcnow
 
 NAME = "save_batch"
 MIN_RATIO = 0.5
@@ -29,11 +29,11 @@ async def run(ctx: Context) -> list[Row]:
     scope_id = await ctx.new_scope(NAME)
     count, size = ctx.sizes.batches, ctx.sizes.batch_size
     gen = TextGen(42)
-    batches: list[list[_Write]] = [[gen.memory() for _ in range(size)] for _ in range(WARM + count)]
+    batches: list[list[WriteBody]] = [[gen.memory() for _ in range(size)] for _ in range(WARM + count)]
     raw_batches = [[raw_props(b, scope_id) for b in batch] for batch in batches]
 
     async def service(i: int) -> None:
-        out = await save(ctx.graph, scope_id, Family.memory, batches[i], actor=ACTOR)
+        out = await save(ctx.rt, scope_id, [draft_of(b) for b in batches[i]], actor=ACTOR)
         assert len(out.items) == size
 
     async def raw(i: int) -> None:
@@ -55,10 +55,10 @@ async def run(ctx: Context) -> list[Row]:
     cy_ns, screen_ns = [], []
     for batch in batches[WARM:]:
         t0 = time.perf_counter_ns()
-        screen([candidate(b, Family.memory) for b in batch])
+        screen([candidate(draft_of(b)) for b in batch], ctx.rt.thresholds)
         screen_ns.append(time.perf_counter_ns() - t0)
         now = utcnow()
-        service_rows = [to_row(b, Family.memory, scope_id=scope_id, now=now, actor=ACTOR) for b in batch]
+        service_rows = [to_row(draft_of(b), scope_id=scope_id, now=now, actor=ACTOR) for b in batch]
         t0 = time.perf_counter_ns()
         await ctx.raw_write(save_cypher, scope_id=scope_id, rows=[repo.wire_row(r) for r in service_rows],
                             now=now.isoformat(), actor=ACTOR)

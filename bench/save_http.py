@@ -31,7 +31,7 @@ from typing import Any
 import httpx
 
 from bench.common import Context, Row, TextGen, pct, progress, timed
-from graph import neo4j_local
+from service import neo4j_local
 
 NAME = "save_http"
 MIN_RATE = 150.0  # saves/s

@@ -1,4 +1,4 @@
-"""save_single: one memory per `service.artifacts.save` call vs one raw `CREATE` transaction per memory.
+"""save_single: one memory per `service.usecases.artifacts.save` call vs one raw `CREATE` transaction per memory.
 Target: service p50 and p95 ≤ 1.5× raw. And (issue 18, info) the same saves vs a one-node raw commit
 (`CREATE (:BenchProbe {i: $i})`: no index, no full-text, the trigger still runs) on the same server, in the
 same run: what a save costs above a bare commit."""
@@ -6,8 +6,8 @@ same run: what a save costs above a bare commit."""
 from __future__ import annotations
 
 from bench.common import ACTOR, Context, Row, TextGen, interleaved, latency_rows, pct, progress, raw_props
-from graph.model import Family
-from service.artifacts import save
+from service.usecases.artifacts import save
+from service.usecases.drafts import draft_of
 
 NAME = "save_single"
 MAX_RATIO = 1.5
@@ -24,7 +24,7 @@ async def run(ctx: Context) -> list[Row]:
     props = [raw_props(b, scope_id) for b in bodies]  # the raw side's input, built outside its timer
 
     async def service(i: int) -> None:
-        await save(ctx.graph, scope_id, Family.memory, [bodies[i]], actor=ACTOR)
+        await save(ctx.rt, scope_id, [draft_of(bodies[i])], actor=ACTOR)
 
     async def raw(i: int) -> None:
         await ctx.raw_write(RAW_CREATE, props=props[i])
@@ -37,7 +37,7 @@ async def run(ctx: Context) -> list[Row]:
     bare = [gen.memory() for _ in range(n)]
 
     async def service_again(i: int) -> None:
-        await save(ctx.graph, scope_id, Family.memory, [bare[i]], actor=ACTOR)
+        await save(ctx.rt, scope_id, [draft_of(bare[i])], actor=ACTOR)
 
     async def commit(i: int) -> None:
         await ctx.raw_write(RAW_COMMIT, i=i)

@@ -1,5 +1,5 @@
 """scan: the always-on threat scan's throughput (MB/s) over 10 KB texts of several scripts — pure Python, no
-Neo4j — and the latency of a save with every gate vs the same save with `service.artifacts.screen` replaced
+Neo4j — and the latency of a save with every gate vs the same save with `service.usecases.artifacts.screen` replaced
 by a no-op *in this harness only* (production code has no bypass). Target: gated ≤ 1.2× bypassed."""
 
 from __future__ import annotations
@@ -10,11 +10,12 @@ from collections.abc import Sequence
 from unittest import mock
 
 from bench.common import ACTOR, EN_WORDS, ZH_WORDS, Context, Row, interleaved, latency_rows, pct, progress
-from graph.model import Family, Kind, Tier
-from service import artifacts
-from service.api.schemas import MemoryCreate
+from cognition.schemas.records import MemoryCreate
+from graph.model import Kind, Tier
+from service.gates.pipeline import Candidate, Thresholds, screen
 from service.gates.threat import scan
-from service.pipeline import Candidate, screen
+from service.usecases import artifacts
+from service.usecases.drafts import draft_of
 
 NAME = "scan"
 MAX_RATIO = 1.2
@@ -88,7 +89,7 @@ def scan_rows(count: int) -> list[Row]:
     return rows
 
 
-def _no_screen(candidates: Sequence[Candidate]) -> dict[int, float]:
+def _no_screen(candidates: Sequence[Candidate], limits: Thresholds) -> dict[int, float]:
     return {}  # what screen() answers when every gate passes and the learned detector holds nothing
 
 
@@ -106,12 +107,12 @@ async def run(ctx: Context) -> list[Row]:
               for t in texts("mixed", warm + g, seed=7)]
 
     async def gated(i: int) -> None:
-        await artifacts.save(ctx.graph, scope_id, Family.memory, [bodies[i]], actor=ACTOR)
+        await artifacts.save(ctx.rt, scope_id, [draft_of(bodies[i])], actor=ACTOR)
 
     async def bypassed(i: int) -> None:
         # Harness-only monkeypatch of the name save() calls; undone as soon as this save returns.
         with mock.patch.object(artifacts, "screen", _no_screen):
-            await artifacts.save(ctx.graph, scope_id, Family.memory, [bodies[i]], actor=ACTOR)
+            await artifacts.save(ctx.rt, scope_id, [draft_of(bodies[i])], actor=ACTOR)
 
     progress(f"{NAME}: warm-up {warm} + {g} saves of 10 KB mixed text, gated vs bypassed")
     await interleaved(warm, gated, bypassed)
@@ -121,7 +122,7 @@ async def run(ctx: Context) -> list[Row]:
     screen_ns = []
     for b in bodies:
         t0 = time.perf_counter_ns()
-        screen([artifacts.candidate(b, Family.memory)])
+        screen([artifacts.candidate(draft_of(b))], ctx.rt.thresholds)
         screen_ns.append(time.perf_counter_ns() - t0)
     rows += [Row(NAME, f"screen() alone per 10KB save p{int(p * 100)}", pct(screen_ns, p), None, "ms")
              for p in (0.5, 0.95)]

@@ -1,7 +1,7 @@
 """search: one scope filled to each size in turn (10k, 100k), then
 
 1. the service's search path as `POST …/memories/search` runs it with the default configuration
-   (`service.artifacts.search`: the in-process scope index's per-scope BM25 + neighbouring episodes, the live
+   (`service.usecases.artifacts.search`: the in-process scope index's per-scope BM25 + neighbouring episodes, the live
    status filter, the retention boost, recall counting on, as in production) vs the raw full-text call with the
    same Lucene string the service builds (what search ran before the scope index). Target: service p95 ≤ 2× raw;
 2. hybrid search with the opt-in embedder (`COGNITION_BENCH_EMBEDDER`, default `e5-small`, else
@@ -30,8 +30,9 @@ import numpy as np
 from bench.common import Context, Row, TextGen, interleaved, latency_rows, pct, progress, raw_props
 from bench.eval_cache import CachedEmbedder
 from graph.model import Family
-from service import embedding
-from service.artifacts import lucene_query, search
+from service.search import embedding
+from service.search.ranking import lucene_query
+from service.usecases.artifacts import search
 
 NAME = "search"
 MAX_RATIO = 2.0
@@ -93,7 +94,7 @@ async def measure(ctx: Context, scope_id: str, queries: list[str], warm: int, la
     raw_hits: dict[int, int] = {}
 
     async def service(i: int, recall: bool = True) -> None:
-        found = await search(ctx.graph, scope_id, [Family.memory], query=queries[i], recall=recall, embedder=None)
+        found = await search(ctx.rt, scope_id, [Family.memory], query=queries[i], recall=recall)
         svc_hits[i] = len(found)
 
     async def raw(i: int) -> None:
@@ -127,11 +128,13 @@ async def measure_hybrid(ctx: Context, scope_id: str, queries: list[str], warm: 
         memo.embed_query(queries)  # the model's calls, untimed in the rows below
         model_ms = (time.perf_counter_ns() - t0) / 1e6 / len(queries)
 
+        with_vectors = ctx.rt.using(embedder=memo)
+
         async def hybrid(i: int) -> None:
-            await search(ctx.graph, scope_id, [Family.memory], query=queries[i], embedder=memo)
+            await search(with_vectors, scope_id, [Family.memory], query=queries[i])
 
         async def fulltext(i: int) -> None:
-            await search(ctx.graph, scope_id, [Family.memory], query=queries[i], embedder=None)
+            await search(ctx.rt, scope_id, [Family.memory], query=queries[i])
 
         await interleaved(warm, hybrid, fulltext)
         h_ns, f_ns = await interleaved(n, hybrid, fulltext, start=warm)

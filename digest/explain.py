@@ -8,7 +8,7 @@ from urllib.parse import quote
 
 from pydantic import BaseModel
 
-import cypher
+from graph import passes as repo
 from graph.driver import Graph
 from graph.errors import NotFound
 from graph.model import native_props
@@ -51,7 +51,7 @@ class Explanation(BaseModel):
 
 
 # Where the service serves the auditor's guide opened on one artifact, under the guide's base URL
-# (service/browser_guide).
+# (service/http/browser_guide).
 WHY_PATH = "/why/{id}.html"
 
 
@@ -78,9 +78,8 @@ def _typed(d: dict[str, Any]) -> DecisionExplained:
 
 
 async def explain(graph: Graph, artifact_id: str) -> Explanation:
-    rows = await graph.query(cypher.load("digest/explain"), write=False, id=artifact_id)
-    if not rows:
+    r = await graph.read(repo.explain, artifact_id=artifact_id)
+    if r is None:
         raise NotFound(f"no artifact {artifact_id}", code="not_found")
-    r = rows[0]
     return Explanation(id=r["id"], scope_id=r["scope_id"], family=r["family"], status=r["status"],
                        decisions=[_typed(d) for d in r["decisions"]])

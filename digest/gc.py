@@ -31,7 +31,8 @@ class GCConfig:
 
 async def run_gc(graph: Graph, *, namespace: str, cognitive_owner: str, actor: str, config: GCConfig,
                  phases: Sequence[str] = ("archive",), dry_run: bool = False, as_of: datetime | None = None,
-                 max_entries: int | None = None, progress: Progress | None = None) -> dict[str, Any]:
+                 max_entries: int | None = None, progress: Progress | None = None,
+                 now: datetime | None = None) -> dict[str, Any]:
     params = {
         "ttl": {tier: int(ttl.total_seconds()) for tier, ttl in config.ttl.items()},
         "ttl_batch": config.ttl_batch,
@@ -41,4 +42,4 @@ async def run_gc(graph: Graph, *, namespace: str, cognitive_owner: str, actor: s
     }
     req = PassRequest(namespace=namespace, cognitive_owner=cognitive_owner, phases=phases, actor=actor,
                       dry_run=dry_run, as_of=as_of, kind="gc", params=params)
-    return await run_pass(graph, req, progress=progress)
+    return await run_pass(graph, req, progress=progress, now=now)

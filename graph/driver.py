@@ -199,7 +199,7 @@ class Graph:
         soak's restart caught a GC pass this way). The transaction rolled back, so that is a 503, retried; with
         the database answering, the same error is a bug and stays a 500, logged with its Neo4j code."""
         err = translate(exc)
-        if err.status != 500 or err.code != "internal_error":
+        if type(err) is not CognitionError or err.code != "internal_error":
             return err
         if not await self.ping(timeout=2.0):
             return Unavailable("Neo4j is not available right now; retry shortly")

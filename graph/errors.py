@@ -9,54 +9,55 @@ from neo4j.exceptions import ConstraintError, Neo4jError, ServiceUnavailable, Se
 
 
 class CognitionError(Exception):
-    """Root of every domain error. `code` is stable and machine-readable; `status` is the HTTP answer."""
+    """Root of every domain error. `code` is stable and machine-readable; the class says what kind of refusal it
+    is (each adapter answers a kind its own way: service/wire.py maps them to HTTP statuses). A plain
+    CognitionError is a failure of the service itself."""
 
-    code = "cognition_error"
-    status = 500
+    code = "internal_error"
 
-    def __init__(self, message: str, *, code: str | None = None, status: int | None = None,
-                 details: dict[str, Any] | None = None) -> None:
+    def __init__(self, message: str, *, code: str | None = None, details: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.message = message
         if code:
             self.code = code
-        if status:
-            self.status = status
         self.details = details or {}
 
 
 class NotFound(CognitionError):
-    code, status = "not_found", 404
+    code = "not_found"
 
 
 class Conflict(CognitionError):
-    code, status = "conflict", 409
+    code = "conflict"
 
 
 class Invalid(CognitionError):
-    code, status = "invalid", 422
+    code = "invalid"
 
 
 class PreconditionFailed(CognitionError):
-    code, status = "revision_mismatch", 412
+    """The record moved on since the revision the caller read."""
+
+    code = "revision_mismatch"
 
 
 class Forbidden(CognitionError):
-    code, status = "forbidden", 403
+    code = "forbidden"
 
 
 class Unavailable(CognitionError):
-    code, status = "neo4j_unavailable", 503
-    headers = {"Retry-After": "1"}  # the client (cognition.client) waits this long before its retry
+    """Neo4j is away or busy; the operation can be retried as it is."""
+
+    code = "neo4j_unavailable"
 
 
-# Codes the database's own before-commit trigger puts at the start of its refusal message.
-_TRIGGER_CODES = {
-    "cross_scope_reference": 409,
-    "scope_id_immutable": 422,
-    "kernel_cardinality": 409,
-    "artifact_without_scope": 422,
-    "scope_not_empty": 409,
+# Codes the database's own before-commit trigger puts at the start of its refusal message, and their kind.
+_TRIGGER_CODES: dict[str, type[CognitionError]] = {
+    "cross_scope_reference": Conflict,
+    "scope_id_immutable": Invalid,
+    "kernel_cardinality": Conflict,
+    "artifact_without_scope": Invalid,
+    "scope_not_empty": Conflict,
 }
 _TRIGGER_RE = re.compile(r"\b(" + "|".join(_TRIGGER_CODES) + r"): ([^}]*)")
 
@@ -83,8 +84,7 @@ def translate(exc: Exception) -> CognitionError:
         m = _TRIGGER_RE.search(str(exc))
         if m:
             code = m.group(1)
-            return CognitionError(f"refused by the database: {code}: {m.group(2).strip()}",
-                                  code=code, status=_TRIGGER_CODES[code])
+            return _TRIGGER_CODES[code](f"refused by the database: {code}: {m.group(2).strip()}", code=code)
         if exc.code == "Neo.ClientError.Statement.EntityNotFound" or "EntityNotFoundException" in (exc.message or ""):
             # The node was deleted by a transaction that committed while this one waited for its lock (a working
             # state cleared, a scope deleted): for the caller it is gone.
@@ -95,4 +95,4 @@ def translate(exc: Exception) -> CognitionError:
             return Unavailable("Neo4j is busy; retry shortly", code="neo4j_busy")
         if exc.code and "DatabaseUnavailable" in exc.code:
             return Unavailable("the Neo4j database is not available")
-    return CognitionError(f"unexpected database error: {type(exc).__name__}", code="internal_error", status=500)
+    return CognitionError(f"unexpected database error: {type(exc).__name__}")

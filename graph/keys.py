@@ -1,6 +1,6 @@
 """The API-key aggregate: `(:ApiKey {id, key_hash, role, namespaces, created_at, revoked_at})`.
 
-Only the SHA-256 of a key's secret is stored (see service/auth.py for why a plain hash suffices). Every
+Only the SHA-256 of a key's secret is stored (see service/usecases/access.py for why a plain hash suffices). Every
 function takes the transaction it runs in; none returns a hash."""
 
 from __future__ import annotations

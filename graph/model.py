@@ -1,76 +1,30 @@
-"""The graph model's vocabulary (DESIGN.md §1–§2) and the domain record read back from Neo4j.
+"""The graph model: labels, family groups, and the domain record read back from Neo4j.
 
-Domain models here do no I/O; API schemas (`XCreate` / `XUpdate` / `XPublic`) live in `service/api/`."""
+Domain models here do no I/O; the wire schemas (`XCreate` / `XUpdate` / `XPublic`) live in `cognition/schemas/`."""
 
 from __future__ import annotations
 
 import json
 from datetime import datetime
-from enum import StrEnum
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+# The vocabulary is the wire's (cognition/schemas/vocabulary.py), re-exported for the server's modules.
+from cognition.schemas.vocabulary import (
+    SERVICE_OWNED,
+    UNTRUSTED_SOURCES,
+    EdgeType,
+    Family,
+    Kind,
+    Source,
+    Status,
+    Tier,
+)
 
-class Family(StrEnum):
-    agent_kernel = "agent_kernel"
-    world_kernel = "world_kernel"
-    memory = "memory"
-    knowledge = "knowledge"
-    skill = "skill"
-    working_state = "working_state"
-
-
-class Kind(StrEnum):
-    episodic = "episodic"
-    semantic = "semantic"
-    observational = "observational"
-    preference = "preference"
-    fact = "fact"
-    constraint = "constraint"
-    instruction = "instruction"
-    environment = "environment"
-
-
-class Tier(StrEnum):
-    session = "session"
-    working = "working"
-    agent = "agent"
-    role = "role"
-
-
-class Status(StrEnum):
-    pending = "pending"
-    active = "active"
-    archived = "archived"
-    removed = "removed"
-
-
-class Source(StrEnum):
-    """Where a write's content came from (provenance, DESIGN.md §4). `user` and `agent` speak for the scope's
-    owner; `tool`, `web` and `import` carry text somebody else wrote, so they never give orders unasked."""
-
-    user = "user"
-    agent = "agent"
-    tool = "tool"
-    web = "web"
-    import_ = "import"
-
-
-# Sources whose memories reach the eager constraints / instructions arms only once an operator approved them
-# (cypher/fragments/eager_trusted_ok.cypher).
-UNTRUSTED_SOURCES = frozenset({Source.tool, Source.web, Source.import_})
-
-
-class EdgeType(StrEnum):
-    """Relationships a caller may create between two artifacts of one scope. (`SUPERSEDES` is the
-    service's own: written by supersession detection, never by a caller.)"""
-
-    SUPPORTS = "SUPPORTS"
-    DEPENDS_ON = "DEPENDS_ON"
-    DERIVED_FROM = "DERIVED_FROM"
-    RELATES_TO = "RELATES_TO"
-
+__all__ = ["ADVISORY", "EMBEDDING_PROPS", "GC_EXEMPT_KINDS", "KERNELS", "LABELS", "SERVICE_OWNED", "TEXT_TIMES",
+           "UNTRUSTED_SOURCES", "Artifact", "EdgeType", "Family", "Kind", "Source", "Status", "Tier", "artifact_row",
+           "native", "native_props", "text_time"]
 
 LABELS: dict[Family, str] = {
     Family.agent_kernel: "AgentKernel",
@@ -83,14 +37,6 @@ LABELS: dict[Family, str] = {
 KERNELS = frozenset({Family.agent_kernel, Family.world_kernel})
 ADVISORY = frozenset({Family.memory, Family.knowledge, Family.skill})
 GC_EXEMPT_KINDS = frozenset({Kind.constraint, Kind.instruction, Kind.environment})
-
-# Computed and owned by the service: a caller that sets one gets 422 `service_owned_field`.
-SERVICE_OWNED = frozenset({
-    "recall_count", "accessed_at", "status", "stale", "conflicted", "revision",
-    "support", "lineage", "invalidation", "cleanup",
-    "approved_by", "approved_at", "hold_reason", "hold_score",
-})
-
 
 # Written by the embed step of the write pipeline; never part of the public record.
 EMBEDDING_PROPS = frozenset({"embedding", "embedding_model", "embedding_revision", "embedded_at"})
@@ -140,7 +86,7 @@ class Artifact(BaseModel):
 
     @classmethod
     def from_node(cls, props: dict[str, Any]) -> Artifact:
-        # Vectors (service/embedding.py) stay in the graph: not part of the record.
+        # Vectors (service/search/embedding.py) stay in the graph: not part of the record.
         data = _parse_text_times({k: native(v) for k, v in props.items() if k not in EMBEDDING_PROPS})
         if isinstance(data.get("metadata"), str):
             data["metadata"] = json.loads(data["metadata"])

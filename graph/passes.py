@@ -90,3 +90,9 @@ async def run_decisions(graph: Graph, kind: str, *, on_record: Callable[[Row], N
             on_record(row)
 
     return await graph.autocommit(cypher.compose(f"{kind}/run"), on_record=decoded, **params)
+
+
+async def explain(tx: AsyncManagedTransaction, *, artifact_id: str) -> Row | None:
+    """digest/explain.cypher: an artifact (or its tombstone) with every decision about it and their evidence."""
+    rows = await _all(tx, "digest/explain", id=artifact_id)
+    return rows[0] if rows else None

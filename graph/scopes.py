@@ -58,3 +58,18 @@ async def list_visible(tx: AsyncManagedTransaction, *, namespaces: list[str] | N
                           after_namespace=after[0] if after else None, after_id=after[1] if after else None,
                           limit=limit)
     return [dict(r["scope"]) async for r in result]
+
+
+async def write_policy(tx: AsyncManagedTransaction, *, scope_id: str) -> tuple[bool, str | None]:
+    """(whether the scope exists, its write policy as stored: JSON text, or None when never set)."""
+    result = await tx.run(cypher.load("scope/write_policy_get"), id=scope_id)
+    record = await result.single()
+    return (record is not None, record["policy"] if record else None)
+
+
+async def set_write_policy(tx: AsyncManagedTransaction, *, scope_id: str, policy: str, now: datetime, actor: str,
+                           event_id: str) -> bool:
+    """Replace the scope's write policy (JSON text) and record the event; False when there is no such scope."""
+    result = await tx.run(cypher.load("scope/write_policy_set"), id=scope_id, policy=policy, now=now, actor=actor,
+                          event_id=event_id)
+    return await result.single() is not None

@@ -1,6 +1,6 @@
 """`make eval-gates`: the write pipeline's injection defence measured on the held-apart split of the public
 corpora (scripts/injection_corpus.py; those groups were not used in training). Every text goes through the
-same decision a save makes (service.pipeline.threat_decision: invisible Unicode and pattern families refuse,
+same decision a save makes (service.gates.pipeline.threat_decision: invisible Unicode and pattern families refuse,
 the learned detector refuses above `refuse_at` and holds above `hold_at`), with the thresholds in the
 settings. Reports attacks refused / quarantined and benign refused / quarantined, per family and per
 language, and checks the targets: attacks refused or quarantined >= 95%; benign refused <= 0.5%, quarantined
@@ -17,22 +17,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import injection_corpus as corpus  # noqa: E402
 
-from service import pipeline  # noqa: E402
-from service.pipeline import threat_decision  # noqa: E402
+from service.gates.pipeline import Thresholds, threat_decision  # noqa: E402
 from service.settings import Settings  # noqa: E402
-
 
 SHARED_SOURCES = ("locomo", "shared-seeds")  # the corpus sources read from ../shared/ (scripts/injection_corpus.py)
 
 
 def main() -> int:
     settings = Settings()
-    pipeline.configure(settings.injection_refuse_at, settings.injection_hold_at)
-    refuse_at, hold_at = pipeline.THRESHOLDS.refuse_at, pipeline.THRESHOLDS.hold_at
+    thresholds = Thresholds.of(settings.injection_refuse_at, settings.injection_hold_at)
+    refuse_at, hold_at = thresholds.refuse_at, thresholds.hold_at
     rows = [r for r in corpus.load() if corpus.evaluated(r)]
     table: dict[tuple[int, str, str], list[int]] = defaultdict(lambda: [0, 0, 0])  # n, refused, held
     for r in rows:
-        verdict = threat_decision(r.text, refuse_at=refuse_at, hold_at=hold_at)
+        verdict = threat_decision(r.text, thresholds)
         for key in ((r.label, "family", f"{r.source}/{r.family}"), (r.label, "language", r.lang),
                     (r.label, "all", "all")):
             cell = table[key]

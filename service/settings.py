@@ -18,28 +18,29 @@ class Settings(BaseSettings):
     host: str = Field("127.0.0.1", alias="COGNITION_HOST")
     port: int = Field(8080, alias="COGNITION_PORT")
     apply_schema_on_start: bool = Field(True, alias="COGNITION_APPLY_SCHEMA")
-    # API keys (service/auth.py): this value, when set, is installed as the first operator key (holding every
+    # API keys (service/usecases/access.py): this value, when set, is installed as the first operator key (holding every
     # namespace); otherwise one is generated and printed on the first start of an empty store.
     bootstrap_key: SecretStr | None = Field(None, alias="COGNITION_BOOTSTRAP_KEY")
     key_cache_ttl: float = Field(5.0, ge=0, alias="COGNITION_KEY_CACHE_TTL")  # s; a revoke lags this much
     max_body_bytes: int = Field(8 * 1024 * 1024, ge=1024, alias="COGNITION_MAX_BODY_BYTES")
-    # Vector half of hybrid ranking (service/embedding.py): unset = embedding.DEFAULT_EMBEDDER (none: the
+    # Vector half of hybrid ranking (service/search/embedding.py): unset = embedding.DEFAULT_EMBEDDER (none: the
     # lexical ranking measured best on the LoCoMo dev split), "none", "use-multilingual" or "e5-small" (the
     # `embed` extra).
     embedder: str | None = Field(None, alias="COGNITION_EMBEDDER")
     # GC (digest/gc.py): per-partition cap on active memories, and TTL reclaims per run.
     gc_max_entries: int | None = Field(10_000, ge=0, alias="COGNITION_GC_MAX_ENTRIES")
-    # The learned injection detector (service/pipeline.py): refuse at or above, quarantine (pending,
+    # The learned injection detector (service/gates/pipeline.py): refuse at or above, quarantine (pending,
     # hold_reason suspected_injection) at or above; unset: the thresholds training chose on its tune split
     # (service/gates/detector_model.json). Measured by `make eval-gates`.
     injection_refuse_at: float | None = Field(None, ge=0.0, le=1.0, alias="COGNITION_INJECTION_REFUSE_AT")
     injection_hold_at: float | None = Field(None, ge=0.0, le=1.0, alias="COGNITION_INJECTION_HOLD_AT")
     gc_ttl_batch: int = Field(500, ge=1, alias="COGNITION_GC_TTL_BATCH")
-    # Neo4j Browser (service/browser_guide): the Browser `cognition explain` and the cleanup view link to (default:
-    # the managed instance's, else port 7474 on the Bolt host), and origins besides loopback allowed to fetch the
-    # auditor's guide (comma-separated). The guide's own URL: COGNITION_BROWSER_GUIDE_URL (graph/neo4j_local.py).
+    # Neo4j Browser (service/http/browser_guide): the Browser `cognition explain` and the cleanup view link to
+    # (default: the managed instance's, else port 7474 on the Bolt host), and origins besides loopback allowed to
+    # fetch the auditor's guide (comma-separated). The guide's own URL: COGNITION_BROWSER_GUIDE_URL
+    # (service/neo4j_local).
     browser_url: str | None = Field(None, alias="COGNITION_BROWSER_URL")
     browser_origins: str = Field("", alias="COGNITION_BROWSER_ORIGINS")
     # Plan the context and search queries at start-up, in the background, on a scope no one holds
-    # (service/warmup.py): an agent's first context call after a Neo4j restart no longer waits the 8-13 s of its plan.
+    # (service/usecases/warmup.py): an agent's first context call after a Neo4j restart does not wait for its plan.
     warm_plans: bool = Field(True, alias="COGNITION_WARM_PLANS")

@@ -15,10 +15,12 @@ import pytest
 from fastapi.testclient import TestClient
 from neo4j import Driver, GraphDatabase
 
-from graph import neo4j_local
 from graph.driver import Graph, Neo4jConfig
-from service.app import create_app
+from service import neo4j_local
+from service.http.app import create_app
+from service.search.scope_index import ScopeIndexes
 from service.settings import Settings
+from service.usecases.runtime import Runtime
 from tests.integration.served import served  # noqa: F401  (the served-process fixture, for any test)
 
 
@@ -113,6 +115,31 @@ def on_graph(neo4j_config: Neo4jConfig) -> OnGraph:
         return asyncio.run(main())
 
     return run
+
+
+class OnRuntime:
+    """Run a use case against a runtime of its own (own driver, own event loop), as a Python caller would:
+    `on_runtime(lambda rt: use.save(rt, …))`. The scope copies (`indexes`) live for the whole test, as they live
+    for a process; `**fields` set the runtime's others (`embedder=…`)."""
+
+    def __init__(self, cfg: Neo4jConfig) -> None:
+        self.cfg = cfg
+        self.indexes = ScopeIndexes()
+
+    def __call__(self, fn: Callable[[Runtime], Awaitable[Any]], **fields: Any) -> Any:
+        async def main() -> Any:
+            graph = Graph.connect(self.cfg)
+            try:
+                return await fn(Runtime(graph, indexes=self.indexes, **fields))
+            finally:
+                await graph.close()
+
+        return asyncio.run(main())
+
+
+@pytest.fixture
+def on_runtime(neo4j_config: Neo4jConfig) -> OnRuntime:
+    return OnRuntime(neo4j_config)
 
 
 def unique(prefix: str = "t") -> str:

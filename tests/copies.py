@@ -1,11 +1,11 @@
-"""The one check that a scope copy (service/scope_index.ScopeCopy) brought up to date by a delta is the copy a full
-build makes, bit for bit: used by the unit tests of the extension and by the integration tests against Neo4j."""
+"""The one check that a scope copy (service/search/scope_index.ScopeCopy) brought up to date by a delta is the copy
+a full build makes, bit for bit: used by the unit tests of the extension and by the integration tests against Neo4j."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from service.scope_index import ScopeCopy
+from service.search.scope_index import ScopeCopy
 
 
 def assert_same_copy(a: ScopeCopy, b: ScopeCopy) -> None:

@@ -336,8 +336,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from neo4j import GraphDatabase
 
-    from graph import neo4j_local
     from graph.driver import Neo4jConfig
+    from service import neo4j_local
 
     ap = argparse.ArgumentParser(prog="soak")
     ap.add_argument("--seconds", type=float, default=float(os.environ.get("SOAK_S", "300")))

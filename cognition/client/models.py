@@ -1,13 +1,12 @@
-"""The typed models: the service's own public pydantic schemas, imported (never copied), so the client and the
-API cannot drift apart. Writes are validated with the same schemas before they are sent."""
+"""The typed models: the service's own wire schemas (`cognition.schemas`, pydantic only), the very classes the
+service validates with, so the client and the API cannot drift apart. Writes are validated with them before they
+are sent."""
 
 from __future__ import annotations
 
-from service.api.context import ContextRequest, ContextResponse
-from service.api.digest import DecisionPublic, DigestPassCreate, PassOutcome, PassPublic
-from service.api.gc import GCRunCreate
-from service.api.keys import KeyCreate, KeyCreated, KeyList, KeyPublic, WhoAmI
-from service.api.schemas import (
+from cognition.schemas.context import ContextRequest, ContextResponse
+from cognition.schemas.digest import DecisionPublic, DigestPassCreate, GCRunCreate, PassOutcome, PassPublic
+from cognition.schemas.records import (
     ArtifactPublic,
     Cleared,
     Deleted,
@@ -40,7 +39,16 @@ from service.api.schemas import (
     WorkingStateUpdate,
     WritePolicy,
 )
-from service.api.scopes import ScopeCreate, ScopeDeleted, ScopePublic
+from cognition.schemas.scopes import (
+    KeyCreate,
+    KeyCreated,
+    KeyList,
+    KeyPublic,
+    ScopeCreate,
+    ScopeDeleted,
+    ScopePublic,
+    WhoAmI,
+)
 
 __all__ = [
     "ArtifactPublic", "Cleared", "ContextRequest", "ContextResponse", "DecisionPublic", "Deleted", "DigestPassCreate",

@@ -1,5 +1,5 @@
 // Context: the arms of one recall surface for one scope, assembled in ONE query (one round trip, one
-// transaction). The arms (defined in service/context.py; DESIGN.md §6):
+// transaction). The arms (defined in service/usecases/context.py; DESIGN.md §6):
 //   eager      constraints, instructions, environment, preferences, recent_episodes
 //   lazy       relevant_memories (query-driven: search/hybrid_rank.cypher), knowledge, skills
 //   cold start profile

@@ -2,16 +2,16 @@
 // Hybrid ranking (a fragment: included where the HYBRID_RANK placeholder stands, by search/hybrid.cypher and the
 // relevant_memories arm of context/assemble.cypher). The candidates of ONE scope, ranked two ways, each from
 // one of two sources:
-//   lexical: $q.ft_ids — the in-process scope index's BM25 ranking (service/scope_index.py: per-scope term
+//   lexical: $q.ft_ids — the in-process scope index's BM25 ranking (service/search/scope_index.py: per-scope term
 //              statistics, so another tenant's rows cannot move it), best first; or, when $q.ft_ids is null,
 //              db.index.fulltext.queryNodes over $q.lucene (scope, families and statuses inside the Lucene
 //              query itself), the top $fetch by Lucene score, after waiting for the index to catch up;
 //   vector:    $q.vec_ids — the scope index's exact cosine ranking, best first; or, when $q.vec_ids is null and
 //              $q.qvec is given, EXACT cosine similarity (vector.similarity.cosine, normalised to [0, 1]) over the
 //              scope's rows embedded by the current model ($q.model) at their current revision, the top $fetch
-//              at or above $min_sim. Exact rather than the ANN index: see service/ranking.py.
+//              at or above $min_sim. Exact rather than the ANN index: see service/search/ranking.py.
 // Status, family and the typed filters ($q.kind, $q.tier, $q.tag; null = none) are checked on the live nodes before
-// ranks are given. Then fused by weighted reciprocal rank and boosted by retention (service/ranking.py):
+// ranks are given. Then fused by weighted reciprocal rank and boosted by retention (service/search/ranking.py):
 //   rrf   = $w_ft / ($rrf_k + ft_rank) + $w_vec / ($rrf_k + vec_rank)     (a missing rank adds 0)
 //   score = rrf * (1 + $boost * retention),   retention = RetentionScore (digest/retention.py) at $now, $w
 // Params: $q — the query's own inputs, one map, so that their types and sizes (a null, a list of 0, 5 or 30 ids)

@@ -1,5 +1,5 @@
 // kind: clauses
-// ScopeRows(a): what the in-process scope index (service/scope_index.py) keeps of the searchable rows `a`, oldest
+// ScopeRows(a): what the in-process scope index (service/search/scope_index.py) keeps of the searchable rows `a`, oldest
 // first: their text, family and kind, their vector when it is from $model at the row's current revision, and their
 // created_at / updated_at as integer nanoseconds since the epoch (the copy's order and each row's write stamp,
 // which an extension of the copy compares). Returned as columns, $chunk rows to a record (graph/recall.py turns

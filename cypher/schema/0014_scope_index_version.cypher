@@ -1,4 +1,4 @@
-// What the in-process scope index (service/scope_index.py) reads to know whether its copy of a scope is
+// What the in-process scope index (service/search/scope_index.py) reads to know whether its copy of a scope is
 // current, each an index-backed top-1 seek (O(log n), whatever the scope's size): the newest write to a
 // searchable row (updated_at: saves and updates set it), the newest vector (embedded_at: set with every
 // embedding) and the newest deletion (a deleted row becomes a :Tombstone with removed_at).

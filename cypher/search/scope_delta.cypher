@@ -1,4 +1,4 @@
-// The rows of one scope written since its copy's version (service/scope_index.py, ScopeCopy.extended): every
+// The rows of one scope written since its copy's version (service/search/scope_index.py, ScopeCopy.extended): every
 // searchable row whose updated_at is after $since, oldest first, as search/scope_corpus.cypher returns them
 // (fragment SCOPE_ROWS). The writes that committed late, after a newer one although their updated_at is older, are
 // found by search/scope_window.cypher. One range seek on the (scope_id, updated_at) index of migration 0014.

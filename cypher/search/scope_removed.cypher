@@ -1,4 +1,4 @@
-// The ids of one scope's rows deleted since its copy's version (service/scope_index.py, ScopeCopy.extended): every
+// The ids of one scope's rows deleted since its copy's version (service/search/scope_index.py, ScopeCopy.extended): every
 // tombstone whose removed_at is at or after $since less $lookback seconds (the same look-back as
 // search/scope_delta.cypher). A delete, a reject and a GC pass's removal each leave a :Tombstone with the row's
 // id. One range seek on the (scope_id, removed_at) index of migration 0014.

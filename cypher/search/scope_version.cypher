@@ -1,7 +1,7 @@
 // A scope's search version: the newest write, vector and deletion of its rows (three index-backed top-1
 // seeks, migration 0014; each ORDER BY names the equality-bound scope_id too, or Neo4j 5.26 reads every entry
 // of the scope and sorts them: 207 ms instead of 4 at 750k rows). The in-process scope index
-// (service/scope_index.py) compares it with the version of its copy and reloads the scope when they differ.
+// (service/search/scope_index.py) compares it with the version of its copy and reloads the scope when they differ.
 // Params: $scope_id
 // Yields: updated, embedded, removed (each null when the scope has no such row)
 CALL () {

@@ -1,4 +1,4 @@
-// The look-back window of one scope's copy (service/scope_index.py): the searchable rows whose updated_at is at or
+// The look-back window of one scope's copy (service/search/scope_index.py): the searchable rows whose updated_at is at or
 // after $since less $lookback seconds and not after $since, by id, with their created_at and updated_at as integer
 // nanoseconds since the epoch (unordered). A write takes its updated_at before it runs, and a save is retried for up
 // to 8 s, so its commit can land after a newer write's: a copy made in between does not hold it although its

@@ -8,7 +8,7 @@ NFKC + casefold the threat scan computed (service/gates/normal.py) instead of no
 shortcut keeps the feature set and its iteration order, so the sum and the score are the same bit for bit
 (tests/unit/test_scan_equivalence.py). Long texts are
 scored on their first `HEAD` and last `TAIL` characters (the pattern layer and provenance gating see all of
-it). What the score decides (refuse / hold for an operator / pass) is service/pipeline.py's, with thresholds
+it). What the score decides (refuse / hold for an operator / pass) is service/gates/pipeline.py's, with thresholds
 from the settings; there is no way to switch the detector off.
 """
 

@@ -7,7 +7,7 @@ body. The verified principal rides on the request (`request.state`) to the tool,
 
 Stateless: every POST is answered on its own (JSON, no server-held session), so any replica can answer any
 request, like the rest of the API. The SDK's session manager still needs its task group: `serving()` runs it
-inside the app's lifespan (service/app.py), a fresh one per lifespan.
+inside the app's lifespan (service/http/app.py), a fresh one per lifespan.
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ from starlette.authentication import AuthCredentials
 from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
 
-from graph.driver import Graph
 from graph.errors import CognitionError
-from service.auth import Authenticator, Principal, Unauthenticated
-from service.deps import bearer_token
-from service.mcp.server import Runtime, build_server
+from service.mcp.server import Binding, build_server
+from service.usecases.access import Authenticator, Principal, Unauthenticated
+from service.usecases.runtime import Runtime
+from service.wire import bearer, headers_of, status_of
 
 PATH = "/mcp"
 _STATE_KEY = "cognition_principal"
@@ -49,32 +49,31 @@ class McpEndpoint:
 
     def __init__(self, *, host: str) -> None:
         self.host = host  # a loopback host turns on the SDK's DNS-rebinding protection (Host / Origin checks)
-        self.runtime = Runtime()
-        self.server = build_server(self.runtime, principal_of_request)
+        self.binding = Binding()
+        self.server = build_server(self.binding, principal_of_request)
         self._manager: StreamableHTTPSessionManager | None = None
 
     @asynccontextmanager
-    async def serving(self, graph: Graph, auth: Authenticator) -> AsyncIterator[None]:
+    async def serving(self, rt: Runtime) -> AsyncIterator[None]:
         """Serve `/mcp` for the app's lifetime (call inside its lifespan)."""
         self.server.streamable_http_app(stateless_http=True, json_response=True, host=self.host)
         manager = self.server.session_manager  # made by the call above, fresh for this lifespan
         async with manager.run():
-            self.runtime.graph, self.runtime.auth, self._manager = graph, auth, manager
+            self.binding.runtime, self._manager = rt, manager
             try:
                 yield
             finally:
-                self.runtime.graph = self.runtime.auth = self._manager = None
+                self.binding.runtime = self._manager = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        manager, auth = self._manager, self.runtime.auth
-        if manager is None or auth is None:
+        manager, rt = self._manager, self.binding.runtime
+        if manager is None or rt is None:
             await _answer(send, 503, {"code": "starting", "message": "the service is starting or stopping"})
             return
         try:
-            principal = await auth.authenticate(bearer_token(Request(scope)))
+            principal = await rt.auth.authenticate(bearer(Request(scope).headers.get("authorization")))
         except CognitionError as exc:  # 401 unauthenticated, or 503 when Neo4j is down
-            await _answer(send, exc.status, {"code": exc.code, "message": exc.message},
-                          getattr(exc, "headers", None))
+            await _answer(send, status_of(exc), {"code": exc.code, "message": exc.message}, headers_of(exc))
             return
         # On this request's own state (a per-request copy): the request log reads key_id from it too.
         state = scope.setdefault("state", {})

@@ -1,11 +1,11 @@
 """The MCP server: nine short tools over the memory service, on the official `mcp` SDK (`MCPServer`).
 
-Every tool call is checked like the HTTP route it stands for (service/deps.py `authorize`), in the same order:
+Every tool call is checked like the HTTP route it stands for (service/http/deps.py `authorize`), in the same order:
 1. the caller: a verified API key (HTTP: the request's bearer, verified by service/mcp/http.py; stdio: the key
    from the environment, re-verified on each call through the same cached `Authenticator`, so a revoke holds);
 2. the scope: `scope_id` must name a scope in one of the key's namespaces, else `scope_not_found` — exactly as
    a scope of another namespace answers over HTTP. No tool takes a namespace or owner argument;
-3. the role: `roles_for(method, route)` of that route (an auditor reads, never writes).
+3. the role: the operation the tool is (service/usecases/access.py `Operation`: an auditor reads, never writes).
 Then the same use case as the route (service/mcp/tools.py). Refusals come back as tool errors (`isError`)
 whose structured content is the HTTP error body: `{"code", "message", ...details}`.
 """
@@ -22,12 +22,12 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
-from graph.driver import Graph
 from graph.errors import CognitionError, Unavailable
 from graph.model import Family, Kind, Tier
-from service.auth import Authenticator, Principal, require_role, roles_for
-from service.deps import require_visible
 from service.mcp import tools
+from service.usecases.access import Authenticator, Operation, Principal, require, require_visible
+from service.usecases.runtime import Runtime
+from service.wire import refusal_body, status_of
 
 _log = logging.getLogger("cognition.mcp")
 
@@ -36,16 +36,16 @@ INSTRUCTIONS = ("Typed memory for agents. Call list_scopes first; every other to
 
 
 @dataclass
-class Runtime:
-    """What the tools run against; set by whoever owns the lifecycle (the app's lifespan, or `cognition mcp`)."""
+class Binding:
+    """The runtime the tools run against; set by whoever owns the lifecycle (the app's lifespan, or `cognition
+    mcp`), None while the service starts or stops."""
 
-    graph: Graph | None = None
-    auth: Authenticator | None = None
+    runtime: Runtime | None = None
 
-    def ready(self) -> tuple[Graph, Authenticator]:
-        if self.graph is None or self.auth is None:
+    def ready(self) -> Runtime:
+        if self.runtime is None:
             raise Unavailable("the memory service is starting or stopping; retry shortly")
-        return self.graph, self.auth
+        return self.runtime
 
 
 # Who is calling, for one tool call: (the call's context, the verifier) → the verified principal.
@@ -74,12 +74,12 @@ def refused(body: dict[str, Any]) -> CallToolResult:
 
 
 def error_body(exc: CognitionError) -> dict[str, Any]:
-    """The HTTP error body (service/errors.py) plus the status it would have had there."""
-    return {"code": exc.code, "message": exc.message, "status": exc.status, **exc.details}
+    """The HTTP error body (service/wire.py) plus the status it would have had there."""
+    return {**refusal_body(exc), "status": status_of(exc)}
 
 
 def validation_body(exc: ValidationError) -> dict[str, Any]:
-    """As service/errors.py answers a 422: the first error's code (a validator may name one) and field. The
+    """As service/http/errors.py answers a 422: the first error's code (a validator may name one) and field. The
     rejected values are never echoed."""
     errors = exc.errors()
     first: dict[str, Any] = dict(errors[0]) if errors else {"loc": (), "msg": "invalid arguments"}
@@ -113,9 +113,6 @@ class CognitionMCP(MCPServer[Any]):
 ScopeId = Annotated[str, Field(description="a scope id from list_scopes")]
 ItemId = Annotated[str, Field(description="a record id")]
 Cursor = Annotated[str | None, Field(description="next_cursor of the previous page")]
-SCOPE_ROUTE = "/v1/scopes/{scope_id}"
-MEMORIES = SCOPE_ROUTE + "/memories"
-MEMORY = MEMORIES + "/{item_id}"
 
 DESCRIPTIONS = {
     "save_memory": "Save a memory in a scope. It passes the write gates (threat scan, content quality, the scope's "
@@ -137,19 +134,19 @@ DESCRIPTIONS = {
 }
 
 
-def build_server(runtime: Runtime, principal_of: PrincipalOf, *, name: str = "cognition") -> CognitionMCP:
-    """The server, its tools bound to `runtime` and to how a call's caller is found (`principal_of`)."""
+def build_server(binding: Binding, principal_of: PrincipalOf, *, name: str = "cognition") -> CognitionMCP:
+    """The server, its tools bound to `binding` and to how a call's caller is found (`principal_of`)."""
     server = CognitionMCP(name, instructions=INSTRUCTIONS, version="0.1.0", log_level="WARNING")
 
-    async def guarded(ctx: Context, method: str, route: str, scope_id: str | None,
-                      work: Callable[[Graph, Principal], Awaitable[dict[str, Any]]]) -> CallToolResult:
+    async def guarded(ctx: Context, operation: Operation, scope_id: str | None,
+                      work: Callable[[Runtime, Principal], Awaitable[dict[str, Any]]]) -> CallToolResult:
         try:
-            graph, auth = runtime.ready()
-            principal = await principal_of(ctx, auth)
+            rt = binding.ready()
+            principal = await principal_of(ctx, rt.auth)
             if scope_id is not None:
-                await require_visible(auth, principal, "scope_id", scope_id)
-            require_role(principal, *sorted(roles_for(method, route)))
-            return ok(await work(graph, principal))
+                await require_visible(rt.auth, principal, "scope_id", scope_id)
+            require(principal, operation)
+            return ok(await work(rt, principal))
         except CognitionError as exc:
             return refused(error_body(exc))
         except ValidationError as exc:
@@ -178,8 +175,8 @@ def build_server(runtime: Runtime, principal_of: PrincipalOf, *, name: str = "co
             body["subject"] = subject
         if trust is not None:
             body["trust"] = trust
-        return await guarded(ctx, "POST", MEMORIES, scope_id,
-                             lambda g, p: tools.save_memory(g, p, scope_id, body, idempotency_key))
+        return await guarded(ctx, Operation.write, scope_id,
+                             lambda rt, p: tools.save_memory(rt, p, scope_id, body, idempotency_key))
 
     @tool("recall", read_only=False)  # not read-only: what it returns counts as recalled (recall_count, accessed_at)
     async def recall(ctx: Context, scope_id: ScopeId,
@@ -187,8 +184,8 @@ def build_server(runtime: Runtime, principal_of: PrincipalOf, *, name: str = "co
                      surface: Literal["eager", "lazy", "cold_start", "all"] = "all",
                      limit_per_arm: Annotated[int, Field(description=f"1..{tools.MAX_PER_ARM}")] = 5,
                      ) -> CallToolResult:
-        return await guarded(ctx, "POST", SCOPE_ROUTE + "/context", scope_id,
-                             lambda g, _: tools.recall(g, scope_id, surface=surface, query=query,
+        return await guarded(ctx, Operation.read, scope_id,
+                             lambda rt, _: tools.recall(rt, scope_id, surface=surface, query=query,
                                                        limit_per_arm=limit_per_arm))
 
     @tool("search", read_only=False)  # hits count as recalls, as over HTTP
@@ -197,15 +194,15 @@ def build_server(runtime: Runtime, principal_of: PrincipalOf, *, name: str = "co
                      kind: Kind | None = None, tier: Tier | None = None, tag: str | None = None,
                      include_archived: bool = False,
                      limit: Annotated[int, Field(description=f"1..{tools.MAX_SEARCH}")] = 10) -> CallToolResult:
-        return await guarded(ctx, "POST", MEMORIES + "/search", scope_id,
-                             lambda g, _: tools.search(g, scope_id, query=query, family=Family(family),
+        return await guarded(ctx, Operation.read, scope_id,
+                             lambda rt, _: tools.search(rt, scope_id, query=query, family=Family(family),
                                                        kind=kind.value if kind else None,
                                                        tier=tier.value if tier else None, tag=tag,
                                                        include_archived=include_archived, limit=limit))
 
     @tool("get", read_only=False)  # a load is a recall (recall_count + 1), as over HTTP
     async def get(ctx: Context, scope_id: ScopeId, id: ItemId) -> CallToolResult:
-        return await guarded(ctx, "GET", MEMORY, scope_id, lambda g, _: tools.get(g, scope_id, id))
+        return await guarded(ctx, Operation.read, scope_id, lambda rt, _: tools.get(rt, scope_id, id))
 
     @tool("update_memory", read_only=False)
     async def update_memory(ctx: Context, scope_id: ScopeId, id: ItemId,
@@ -214,31 +211,30 @@ def build_server(runtime: Runtime, principal_of: PrincipalOf, *, name: str = "co
                             subject: str | None = None, trust: float | None = None) -> CallToolResult:
         changes = {k: v for k, v in {"content": content, "tags": tags, "subject": subject, "trust": trust}.items()
                    if v is not None}
-        return await guarded(ctx, "PATCH", MEMORY, scope_id,
-                             lambda g, p: tools.update_memory(g, p, scope_id, id, revision, changes))
+        return await guarded(ctx, Operation.write, scope_id,
+                             lambda rt, p: tools.update_memory(rt, p, scope_id, id, revision, changes))
 
     @tool("forget", read_only=False, destructive=True, idempotent=True)
     async def forget(ctx: Context, scope_id: ScopeId, id: ItemId,
                      detach: Annotated[bool, Field(description="leave dependents pointing at the tombstone")] = False,
                      reason: str | None = None) -> CallToolResult:
-        return await guarded(ctx, "DELETE", MEMORY, scope_id,
-                             lambda g, p: tools.forget(g, p, scope_id, id, detach=detach, reason=reason))
+        return await guarded(ctx, Operation.write, scope_id,
+                             lambda rt, p: tools.forget(rt, p, scope_id, id, detach=detach, reason=reason))
 
     @tool("history", read_only=True)
     async def history(ctx: Context, scope_id: ScopeId, id: ItemId, cursor: Cursor = None,
                       limit: Annotated[int, Field(description=f"1..{tools.MAX_HISTORY}")] = 20) -> CallToolResult:
-        return await guarded(ctx, "GET", MEMORY + "/history", scope_id,
-                             lambda g, _: tools.history(g, scope_id, id, cursor=cursor, limit=limit))
+        return await guarded(ctx, Operation.read, scope_id,
+                             lambda rt, _: tools.history(rt, scope_id, id, cursor=cursor, limit=limit))
 
     @tool("explain", read_only=True)
     async def explain(ctx: Context, scope_id: ScopeId, id: ItemId) -> CallToolResult:
-        return await guarded(ctx, "GET", MEMORY + "/views/{view}", scope_id,
-                             lambda g, _: tools.explain(g, scope_id, id))
+        return await guarded(ctx, Operation.read, scope_id, lambda rt, _: tools.explain(rt, scope_id, id))
 
     @tool("list_scopes", read_only=True)
     async def list_scopes(ctx: Context, cursor: Cursor = None,
                           limit: Annotated[int, Field(description=f"1..{tools.MAX_SCOPES}")] = 50) -> CallToolResult:
-        return await guarded(ctx, "GET", "/v1/scopes", None,
-                             lambda g, p: tools.list_scopes(g, p, cursor=cursor, limit=limit))
+        return await guarded(ctx, Operation.read, None,
+                             lambda rt, p: tools.list_scopes(rt, p, cursor=cursor, limit=limit))
 
     return server

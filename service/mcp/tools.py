@@ -9,18 +9,20 @@ ones a caller can page through (history, scopes) answer a `next_cursor`.
 
 from __future__ import annotations
 
-import base64
 import json
 from typing import Any
 
-from graph.driver import Graph
+from cognition.schemas.records import History, MemoryCreate, MemoryUpdate
+from cognition.schemas.vocabulary import DEFAULT_LIMITS
 from graph.errors import Invalid
 from graph.model import Artifact, Family
-from service import artifacts as use
-from service import context, scopes
-from service.api.artifacts import public
-from service.api.schemas import History, MemoryCreate, MemoryUpdate
-from service.auth import Principal
+from service.http.routes.artifacts import public
+from service.usecases import artifacts as use
+from service.usecases import context, scopes
+from service.usecases.access import Principal
+from service.usecases.drafts import change_of, draft_of
+from service.usecases.runtime import Runtime
+from service.wire import decode_cursor, encode_cursor, invalid_cursor, pair_position
 
 PREVIEW_CHARS = 2000  # per long text field in a list answer
 MAX_SEARCH = 25
@@ -32,7 +34,7 @@ _LONG = ("content", "body", "when_to_use")
 
 
 def record(art: Artifact) -> dict[str, Any]:
-    """The record as the HTTP API answers it (service/api/schemas.py ArtifactPublic), as JSON."""
+    """The record as the HTTP API answers it (cognition/schemas/records.py ArtifactPublic), as JSON."""
     data: dict[str, Any] = public(art).model_dump(mode="json")
     return data
 
@@ -49,19 +51,17 @@ def preview(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _offset_cursor(offset: int) -> str:
-    return base64.urlsafe_b64encode(json.dumps({"o": offset}).encode()).decode().rstrip("=")
+    return encode_cursor({"o": offset})
 
 
 def _offset_of(cursor: str | None) -> int:
     if not cursor:
         return 0
-    try:
-        offset = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))["o"]
-        if isinstance(offset, int) and offset >= 0:
-            return offset
-    except Exception:
-        pass
-    raise Invalid("cursor is not one this service issued", code="invalid_cursor", details={"field": "cursor"})
+    position = decode_cursor(cursor)
+    offset = position.get("o") if isinstance(position, dict) else None
+    if isinstance(offset, int) and offset >= 0:
+        return offset
+    raise invalid_cursor()
 
 
 def _limit(value: int, maximum: int) -> int:
@@ -72,70 +72,71 @@ def _limit(value: int, maximum: int) -> int:
 
 # ---- the tools' work -----------------------------------------------------------------------------------------
 
-async def save_memory(graph: Graph, principal: Principal, scope_id: str, body: dict[str, Any],
+async def save_memory(rt: Runtime, principal: Principal, scope_id: str, body: dict[str, Any],
                       idempotency_key: str | None) -> dict[str, Any]:
     memory = MemoryCreate.model_validate(body)  # the HTTP route's own schema: service-owned fields refused
-    result = await use.save(graph, scope_id, Family.memory, [memory], actor=principal.key_id,
+    result = await use.save(rt, scope_id, [draft_of(memory)], actor=principal.key_id,
                             idempotency_key=idempotency_key)
     return {**record(result.items[0]), "replayed": result.replayed}
 
 
-async def recall(graph: Graph, scope_id: str, *, surface: str, query: str | None,
+async def recall(rt: Runtime, scope_id: str, *, surface: str, query: str | None,
                  limit_per_arm: int) -> dict[str, Any]:
     n = _limit(limit_per_arm, MAX_PER_ARM)
-    limits = {arm: min(n, default) for arm, default in context.DEFAULT_LIMITS.items()}
-    ctx = await context.assemble(graph, scope_id, surface=surface, query=query, limits=limits)
+    limits = {arm: min(n, default) for arm, default in DEFAULT_LIMITS.items()}
+    ctx = await context.assemble(rt, scope_id, surface=surface, query=query, limits=limits)
     return {"arms": {arm: [preview(record(a)) for a in items] for arm, items in ctx.arms.items()}}
 
 
-async def search(graph: Graph, scope_id: str, *, query: str, family: Family, kind: str | None, tier: str | None,
+async def search(rt: Runtime, scope_id: str, *, query: str, family: Family, kind: str | None, tier: str | None,
                  tag: str | None, include_archived: bool, limit: int) -> dict[str, Any]:
-    hits = await use.search(graph, scope_id, [family], query=query, kind=kind, tier=tier, tag=tag,
+    hits = await use.search(rt, scope_id, [family], query=query, kind=kind, tier=tier, tag=tag,
                             include_archived=include_archived, limit=_limit(limit, MAX_SEARCH))
     return {"items": [preview({**record(a), "score": s}) for a, s in hits]}
 
 
-async def get(graph: Graph, scope_id: str, id: str) -> dict[str, Any]:
-    return record(await use.load(graph, scope_id, id, ADVISORY_FAMILIES))
+async def get(rt: Runtime, scope_id: str, id: str) -> dict[str, Any]:
+    return record(await use.load(rt, scope_id, id, ADVISORY_FAMILIES))
 
 
-async def update_memory(graph: Graph, principal: Principal, scope_id: str, id: str, revision: int,
+async def update_memory(rt: Runtime, principal: Principal, scope_id: str, id: str, revision: int,
                         changes: dict[str, Any]) -> dict[str, Any]:
     body = MemoryUpdate.model_validate(changes)
     if not body.model_fields_set:
         raise Invalid("name at least one field to change", code="validation_error", details={"field": "content"})
-    art = await use.update(graph, scope_id, id, [Family.memory], body, if_match=f'"{revision}"',
-                           actor=principal.key_id)
+    art = await use.update(rt, scope_id, id, [Family.memory], change_of(body, revision), actor=principal.key_id)
     return record(art)
 
 
-async def forget(graph: Graph, principal: Principal, scope_id: str, id: str, *, detach: bool,
+async def forget(rt: Runtime, principal: Principal, scope_id: str, id: str, *, detach: bool,
                  reason: str | None) -> dict[str, Any]:
     if reason is not None and len(reason) > 500:
         raise Invalid("reason: at most 500 characters", code="validation_error", details={"field": "reason"})
-    detached = await use.delete(graph, scope_id, id, ADVISORY_FAMILIES, detach=detach, reason=reason,
+    detached = await use.delete(rt, scope_id, id, ADVISORY_FAMILIES, detach=detach, reason=reason,
                                 actor=principal.key_id)
     return {"id": id, "status": "removed", "detached": detached}
 
 
-async def history(graph: Graph, scope_id: str, id: str, *, cursor: str | None, limit: int) -> dict[str, Any]:
+async def history(rt: Runtime, scope_id: str, id: str, *, cursor: str | None, limit: int) -> dict[str, Any]:
     n, offset = _limit(limit, MAX_HISTORY), _offset_of(cursor)
-    items = await use.history(graph, scope_id, id, ADVISORY_FAMILIES)
+    items = await use.history(rt, scope_id, id, ADVISORY_FAMILIES)
     shaped = History.model_validate({"items": items[offset:offset + n]}).model_dump(mode="json")["items"]
     page = [preview(i) for i in shaped]
     nxt = _offset_cursor(offset + n) if offset + n < len(items) else None
     return {"items": page, "next_cursor": nxt}
 
 
-async def explain(graph: Graph, scope_id: str, id: str) -> dict[str, Any]:
+async def explain(rt: Runtime, scope_id: str, id: str) -> dict[str, Any]:
     """The record's cleanup view: the digest's decisions about it, each citing its evidence."""
-    why = await use.view(graph, scope_id, id, ADVISORY_FAMILIES, "cleanup")
+    why = await use.view(rt, scope_id, id, ADVISORY_FAMILIES, "cleanup")
     # The Browser link is the HTTP route's (it knows where Browser is served); an agent has no use for a null.
     return {"id": id, **{k: v for k, v in why.items() if not (k == "browser_link" and v is None)}}
 
 
-async def list_scopes(graph: Graph, principal: Principal, *, cursor: str | None, limit: int) -> dict[str, Any]:
-    rows, nxt = await scopes.list_visible(graph, principal, cursor=cursor, limit=_limit(limit, MAX_SCOPES))
+async def list_scopes(rt: Runtime, principal: Principal, *, cursor: str | None, limit: int) -> dict[str, Any]:
+    rows, more = await scopes.list_visible(rt, principal, after=pair_position(cursor) if cursor else None,
+                                           limit=_limit(limit, MAX_SCOPES))
+    nxt = encode_cursor([rows[-1]["namespace"], rows[-1]["id"]]) if more else None
     return {"key": {"key_id": principal.key_id, "role": principal.role, "namespaces": list(principal.namespaces)},
             "items": json.loads(json.dumps(rows, default=_iso)), "next_cursor": nxt}
 

@@ -12,9 +12,11 @@ from neo4j import Driver
 
 import cypher
 from graph.driver import Graph
-from service import auth
+from graph.errors import CognitionError
 from service.cli import main as cli_main
-from tests.conftest import BOOTSTRAP_KEY, MintKey, OnGraph, bearer, unique
+from service.usecases import access as auth
+from service.usecases import keys
+from tests.conftest import BOOTSTRAP_KEY, MintKey, OnGraph, OnRuntime, bearer, unique
 
 
 def base(scope: dict[str, Any]) -> str:
@@ -233,8 +235,8 @@ def test_bad_key_requests_are_422_naming_the_field(client: TestClient, body: dic
 
 # ---- bootstrap -----------------------------------------------------------------------------------------------
 
-def test_the_first_key_is_generated_only_for_a_store_that_never_had_one(raw: Driver, on_graph: OnGraph) -> None:
-    assert on_graph(lambda g: auth.ensure_first_key(g, None)) is None  # this store has keys
+def test_the_first_key_is_generated_only_for_a_store_that_never_had_one(raw: Driver, on_runtime: OnRuntime) -> None:
+    assert on_runtime(lambda rt: keys.ensure_first_key(rt, None)) is None  # this store has keys
     # On an empty store (simulated inside a transaction that is rolled back, so nothing changes):
     with raw.session() as session, session.begin_transaction() as tx:
         tx.run("MATCH (k:ApiKey) DETACH DELETE k").consume()
@@ -247,9 +249,9 @@ def test_the_first_key_is_generated_only_for_a_store_that_never_had_one(raw: Dri
     assert raw.execute_query("MATCH (k:ApiKey {id: 'key-first'}) RETURN count(k)").records[0][0] == 0
 
 
-def test_a_short_bootstrap_key_is_refused(on_graph: OnGraph) -> None:
-    with pytest.raises(auth.CognitionError) as exc:
-        on_graph(lambda g: auth.ensure_first_key(g, "short"))
+def test_a_short_bootstrap_key_is_refused(on_runtime: OnRuntime) -> None:
+    with pytest.raises(CognitionError) as exc:
+        on_runtime(lambda rt: keys.ensure_first_key(rt, "short"))
     assert exc.value.code == "weak_bootstrap_key"
 
 

@@ -25,9 +25,9 @@ import pytest
 import uvicorn
 from fastapi.testclient import TestClient
 
-from graph import neo4j_local
 from graph.driver import Neo4jConfig
-from service.app import create_app
+from service import neo4j_local
+from service.http.app import create_app
 from service.settings import Settings
 from tests.conftest import BOOTSTRAP_KEY, bearer
 

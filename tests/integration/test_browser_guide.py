@@ -16,11 +16,12 @@ import pytest
 from fastapi.testclient import TestClient
 from neo4j import Driver
 
+import cypher
 from digest.explain import WHY_PATH
-from graph import neo4j_local
 from graph.driver import Neo4jConfig
-from service import browser_guide
-from service.api.browser_guide import ALLOWED_HEADERS
+from service import neo4j_local
+from service.http import browser_guide
+from service.http.routes.browser_guide import ALLOWED_HEADERS
 from tests.conftest import unique
 
 BROWSER_ORIGIN = f"http://127.0.0.1:{neo4j_local.TEST_INSTANCE.http_port}"
@@ -59,7 +60,7 @@ def runnables(page: str) -> list[str]:
 
 
 def analyst_files() -> dict[str, str]:
-    root = browser_guide.ANALYST
+    root = cypher.ROOT / "analyst"
     return {p.stem: p.read_text(encoding="utf-8").strip() for p in sorted(root.glob("*.cypher"))}
 
 

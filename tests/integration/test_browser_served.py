@@ -9,8 +9,8 @@ import httpx
 import pytest
 from neo4j import Driver
 
-from graph import neo4j_local
 from graph.driver import Neo4jConfig
+from service import neo4j_local
 
 pytestmark = pytest.mark.skipif(bool(os.environ.get("COGNITION_TEST_NEO4J_URI")),
                                 reason="needs the managed test instance (unset COGNITION_TEST_NEO4J_URI)")

@@ -1,5 +1,5 @@
-"""The served process's scope copies (service/scope_index.py) under real overlap (tests/served.py): saves, deletes
-and searches of one scope from concurrent clients, released by a barrier, so copies are brought up to date by
+"""The served process's scope copies (service/search/scope_index.py) under real overlap (tests/served.py): saves,
+deletes and searches of one scope from concurrent clients, released by a barrier, so copies are brought up to date by
 deltas while other writes commit, some of them out of order. Afterwards every memory saved is found first by its
 own word, and no deleted one is found."""
 

@@ -18,12 +18,12 @@ from neo4j import AsyncSession, Driver
 from neo4j._async.work.transaction import AsyncTransactionBase
 
 import cypher
-from graph.driver import Graph
 from graph.model import Artifact
-from service import context as ctx_use
-from service import ranking
-from service.context import ARMS, DEFAULT_LIMITS, SURFACES, recall_quality_ok
-from tests.conftest import OnGraph, unique
+from service.search import ranking
+from service.usecases import context as ctx_use
+from service.usecases.context import ARMS, DEFAULT_LIMITS, SURFACES, recall_quality_ok
+from service.usecases.runtime import Runtime
+from tests.conftest import OnGraph, OnRuntime, unique
 
 
 def base(scope: dict[str, Any]) -> str:
@@ -149,14 +149,14 @@ def test_context_refuses_bad_requests(client: TestClient, scope: dict[str, Any])
     assert r.status_code == 200 and r.json()["arms"]["relevant_memories"] == []  # blank: no query
 
 
-def test_unknown_scope_is_404(client: TestClient, on_graph: OnGraph) -> None:
+def test_unknown_scope_is_404(client: TestClient, on_runtime: OnRuntime) -> None:
     from graph.errors import NotFound
 
-    async def go(graph: Graph) -> None:
-        await ctx_use.assemble(graph, "no-such-scope", surface="all", query="x")
+    async def go(rt: Runtime) -> None:
+        await ctx_use.assemble(rt, "no-such-scope", surface="all", query="x")
 
     with pytest.raises(NotFound):
-        on_graph(go)
+        on_runtime(go)
 
 
 def test_context_never_crosses_scopes(client: TestClient, scope: dict[str, Any]) -> None:
@@ -324,22 +324,22 @@ def counting_queries() -> Iterator[list[str]]:
         AsyncSession.run = session_run  # type: ignore[method-assign]
 
 
-def test_a_context_call_is_one_query(client: TestClient, scope: dict[str, Any], on_graph: OnGraph) -> None:
+def test_a_context_call_is_one_query(client: TestClient, scope: dict[str, Any], on_runtime: OnRuntime) -> None:
     for kind in ("constraint", "instruction", "environment", "preference", "episodic", "fact"):
         mem(client, scope, kind, f"narwhal {kind}", tier="role")
     knowledge(client, scope, "narwhal", "narwhal page")
     skill(client, scope, "narwhal", "narwhal skill")
 
-    async def call(graph: Graph) -> dict[str, list[Artifact]]:
-        got = await ctx_use.assemble(graph, scope["id"], surface="all", query="narwhal")
+    async def call(rt: Runtime) -> dict[str, list[Artifact]]:
+        got = await ctx_use.assemble(rt, scope["id"], surface="all", query="narwhal")
         return got.arms
 
-    # relevant_memories ranks from the scope's in-process index (service/scope_index.py), which first reads the
+    # relevant_memories ranks from the scope's in-process index (service/search/scope_index.py), which first reads the
     # scope's version (one index-seek read; when it moved, a delta or a reload): besides it, the call is one query.
     version = cypher.compose("search/scope_version")
     copy = tuple(cypher.compose(f"search/scope_{q}") for q in ("corpus", "delta", "window", "rows", "removed"))
     with counting_queries() as seen:
-        arms = on_graph(call)
+        arms = on_runtime(call)
     assert [q for q in seen if q != version and q not in copy] == [ranking.compose("context/assemble")], seen
     assert all(arms[a] for a in ARMS), {a: len(v) for a, v in arms.items()}
 

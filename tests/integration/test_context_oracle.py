@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 from neo4j import Driver
 
 import cypher
-from service import context as ctx_use
-from service.deps import utcnow
+from service.usecases import context as ctx_use
+from service.usecases.runtime import Runtime, utcnow
 from tests.conftest import unique
 
 KINDS = ("episodic", "semantic", "observational", "preference", "fact", "constraint", "instruction", "environment")
@@ -102,7 +102,8 @@ def test_fast_context_answers_exactly_what_the_reference_query_answers(
     for family, (content, stale) in zip(("agent_kernel", "world_kernel"), kernels, strict=True):
         raw.execute_query("MATCH (k:Artifact {scope_id: $sid, family: $family}) SET k.content = $content, "
                           "k.stale = $stale", sid=scope_id, family=family, content=content, stale=stale)
-    params = asyncio.run(ctx_use.query_params(scope_id, surface="all", query=query, limits=limits, embedder=None))
+    params = asyncio.run(ctx_use.query_params(Runtime(None), scope_id, surface="all", query=query,  # type: ignore[arg-type]
+                                              limits=limits))
     # short lists (>= every limit, as the service guarantees) make every path run: the proof at the first depth,
     # at the second, and the fallback that scores every row
     params["cand_first"] = max(limits.values()) + first_extra

@@ -1,4 +1,4 @@
-"""A served app moves what start-up loaded out of the cyclic collector's reach (`service.app.settle_heap`), and
+"""A served app moves what start-up loaded out of the cyclic collector's reach (`service.http.app.settle_heap`), and
 gives it back at shutdown, so what an app made and dropped inside one process (as here) left can still be
 collected."""
 
@@ -8,7 +8,7 @@ import gc
 
 from fastapi.testclient import TestClient
 
-from service.app import create_app
+from service.http.app import create_app
 from service.settings import Settings
 
 

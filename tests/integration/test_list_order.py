@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from neo4j import Driver
 
 import cypher
-from service.deps import utcnow
+from service.usecases.runtime import utcnow
 from tests.conftest import unique
 
 # The query list.cypher replaced: the oracle of its order and filters.
@@ -70,8 +70,8 @@ def _pages(raw: Driver, query: str, params: dict[str, Any]) -> list[list[str]]:
         out.append([i for i, _ in page])
         if len(page) < params["limit"]:
             return out
-        # As the service's cursor carries it (service.artifacts.decode_cursor): ISO text made a datetime again, so
-        # it goes back with its offset. (The driver hydrates +00:00 as pytz's UTC, which it sends back as the zone
+        # As the service's cursor carries it (service.wire.list_position): ISO text made a datetime again, so it goes
+        # back with its offset. (The driver hydrates +00:00 as pytz's UTC, which it sends back as the zone
         # "UTC", and Cypher's `=` does not equate a zone with an offset.)
         cursor = (datetime.fromisoformat(page[-1][1].to_native().isoformat()), page[-1][0])
     raise AssertionError("more than 40 pages")

@@ -14,7 +14,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from graph import keys as keys_repo
-from service import observability
+from service import metrics
+from service.http import observe
 from tests.conftest import BOOTSTRAP_KEY, MintKey, bearer, unique
 
 
@@ -27,12 +28,12 @@ def access_lines() -> Iterator[io.StringIO]:
     """What the request log writes, as the JSON lines a log shipper would read."""
     buf = io.StringIO()
     handler = logging.StreamHandler(buf)
-    handler.setFormatter(observability.JsonLines())
-    observability.access_log.addHandler(handler)
+    handler.setFormatter(observe.JsonLines())
+    observe.access_log.addHandler(handler)
     try:
         yield buf
     finally:
-        observability.access_log.removeHandler(handler)
+        observe.access_log.removeHandler(handler)
 
 
 def metric(client: TestClient, name: str, **labels: str) -> float:
@@ -103,14 +104,14 @@ def test_gate_refusals_are_counted_by_rule(client: TestClient, scope: dict[str, 
 
 def test_decisions_are_counted_by_kind_and_rule(client: TestClient) -> None:
     before = metric(client, "cognition_decisions_total", kind="gc", rule="test.capacity")
-    observability.record_decisions("gc", "test.capacity", 3)
-    observability.record_decisions("gc", "test.capacity", 0)
+    metrics.record_decisions("gc", "test.capacity", 3)
+    metrics.record_decisions("gc", "test.capacity", 0)
     assert metric(client, "cognition_decisions_total", kind="gc", rule="test.capacity") == before + 3
     outcome = {"pass": {"kind": "digest", "dry_run": False},
                "decisions": [{"rule": "test.broken_reference"}, {"rule": "test.broken_reference"},
                              {"rule": "test.stale"}]}
-    observability.record_pass(outcome)
-    observability.record_pass(outcome | {"pass": {"kind": "digest", "dry_run": True}})  # decides nothing
+    metrics.record_pass(outcome)
+    metrics.record_pass(outcome | {"pass": {"kind": "digest", "dry_run": True}})  # decides nothing
     assert metric(client, "cognition_decisions_total", kind="digest", rule="test.broken_reference") == 2
     assert metric(client, "cognition_decisions_total", kind="digest", rule="test.stale") == 1
 

@@ -246,7 +246,7 @@ def test_damaged_truncated_or_injected_files_are_refused_and_write_nothing(clien
 
 
 def _rebuild(objs: list[dict[str, Any]]) -> bytes:
-    from service.portability.format import build
+    from service.usecases.portability.format import build
 
     return build((o["type"], {k: v for k, v in o.items() if k != "type"}) for o in objs)
 

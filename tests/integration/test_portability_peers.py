@@ -13,7 +13,7 @@ from neo4j import Driver
 
 from graph.driver import Neo4jConfig
 from service import cli
-from service.portability import peers
+from service.usecases.portability import peers
 from tests.conftest import unique
 
 PEERS = Path(__file__).parent.parent / "data" / "peers"
@@ -115,18 +115,14 @@ def test_cli_export_then_import_with_progress(client: TestClient, scope: dict[st
     assert json.loads(capsys.readouterr().out)["scope"]["cognitive_owner"] == "alice"
 
 
-def test_an_import_embeds_its_rows_when_the_service_has_an_embedder(raw: Driver, on_graph: Any) -> None:
-    from service import embedding
-    from service.portability.importer import Target, import_scope
+def test_an_import_embeds_its_rows_when_the_service_has_an_embedder(raw: Driver, on_runtime: Any) -> None:
+    from service.search import embedding
+    from service.usecases.portability.importer import Target, import_scope
 
     embedder = embedding.make_embedder("use-multilingual")
     assert embedder is not None
     data = peers.convert("mem0", (PEERS / "mem0_get_all.json").read_bytes())
-    previous = embedding.configure(embedder)
-    try:
-        out = on_graph(lambda g: import_scope(g, [data], Target(unique("ns")), actor="test"))
-    finally:
-        embedding.configure(previous)
+    out = on_runtime(lambda rt: import_scope(rt, [data], Target(unique("ns")), actor="test"), embedder=embedder)
     recs, _, _ = raw.execute_query("MATCH (a:Memory {scope_id: $s}) RETURN a.embedding_model AS m, "
                                    "size(a.embedding) AS d", s=out.scope["id"])
     assert [(r["m"], r["d"]) for r in recs] == [(embedder.name, embedder.dimensions)] * 3

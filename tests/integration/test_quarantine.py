@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 from neo4j import Driver
 
-from service import pipeline
 from service.gates import detector
+from service.gates.pipeline import Thresholds
 from tests.conftest import bearer
 
 # A jailbreak-flavoured text the pattern layer lets through (so only the learned detector decides).
@@ -25,15 +25,23 @@ def base(scope: dict[str, Any]) -> str:
     return f"/v1/scopes/{scope['id']}"
 
 
+def configure(client: TestClient, refuse_at: float, hold_at: float) -> Thresholds:
+    """Set the in-process app's detector thresholds (its runtime's, as settings make them); the previous ones."""
+    rt = client.app.state.runtime  # type: ignore[attr-defined]
+    previous: Thresholds = rt.thresholds
+    rt.thresholds = Thresholds.of(refuse_at, hold_at)
+    return previous
+
+
 @pytest.fixture
-def band() -> Iterator[float]:
+def band(client: TestClient) -> Iterator[float]:
     """Thresholds put around TEXT's score for the test (restored after): TEXT lands in the uncertain band."""
     p = detector.score(TEXT)
-    previous = pipeline.configure(min(1.0, p + 0.01), max(0.0, p - 0.01))
+    previous = configure(client, min(1.0, p + 0.01), max(0.0, p - 0.01))
     try:
         yield p
     finally:
-        pipeline.configure(previous.refuse_at, previous.hold_at)
+        configure(client, previous.refuse_at, previous.hold_at)
 
 
 def test_the_pattern_layer_lets_the_text_through() -> None:
@@ -69,7 +77,7 @@ def test_uncertain_band_quarantines(band: float, tenant: dict[str, Any], client:
 
 def test_sure_band_refuses_and_stores_nothing(band: float, tenant: dict[str, Any], client: TestClient,
                                               raw: Driver) -> None:
-    pipeline.configure(max(0.0, band - 0.02), max(0.0, band - 0.03))
+    configure(client, max(0.0, band - 0.02), max(0.0, band - 0.03))
     scope = tenant["scope"]
     r = client.post(f"{base(scope)}/memories", headers=bearer(tenant["keys"]["agent"]),
                     json={"kind": "fact", "tier": "agent", "content": TEXT})
@@ -91,4 +99,4 @@ def test_an_update_in_the_band_is_refused(tenant: dict[str, Any], client: TestCl
 
 def test_thresholds_are_checked() -> None:
     with pytest.raises(ValueError):
-        pipeline.configure(0.3, 0.6)
+        Thresholds.of(0.3, 0.6)

@@ -12,39 +12,39 @@ import pytest
 from fastapi.testclient import TestClient
 from neo4j import Driver
 
+from cognition.schemas.records import KnowledgeCreate, MemoryCreate, MemoryUpdate, WorkingStateCreate
 from digest.retention import retention_score
 from graph.driver import Graph
 from graph.model import Artifact, Family
-from service import artifacts as use
-from service import context as ctx_use
-from service import embedding, ranking
-from service.api.schemas import KnowledgeCreate, MemoryCreate, MemoryUpdate, WorkingStateCreate
-from service.embedding import Embedder, UseMultilingual
-from tests.conftest import OnGraph, unique
+from service.search import embedding, ranking
+from service.search.embedding import Embedder, UseMultilingual
+from service.usecases import artifacts as use
+from service.usecases import context as ctx_use
+from service.usecases.drafts import change_of, draft_of
+from service.usecases.runtime import Runtime
+from tests.conftest import OnGraph, OnRuntime, unique
 
 EMBEDDER = UseMultilingual()
 
 
-def save_memories(on_graph: OnGraph, scope_id: str, texts: list[str], *, embedder: Any = EMBEDDER,
+def save_memories(on_runtime: OnRuntime, scope_id: str, texts: list[str], *, embedder: Any = EMBEDDER,
                   kind: str = "fact") -> list[Artifact]:
-    bodies = [MemoryCreate(kind=kind, tier="agent", content=t, subject=unique("subj"))  # type: ignore[arg-type]
+    drafts = [draft_of(MemoryCreate(kind=kind, tier="agent", content=t, subject=unique("subj")))  # type: ignore[arg-type]
               for t in texts]
 
-    async def go(graph: Graph) -> list[Artifact]:
-        saved = await use.save(graph, scope_id, Family.memory, list(bodies), actor="test", embedder=embedder)
-        return saved.items
+    async def go(rt: Runtime) -> list[Artifact]:
+        return (await use.save(rt, scope_id, drafts, actor="test")).items
 
-    out: list[Artifact] = on_graph(go)
+    out: list[Artifact] = on_runtime(go, embedder=embedder)
     return out
 
 
-def ranked(on_graph: OnGraph, scope_id: str, query: str, *, embedder: Any = EMBEDDER, limit: int = 10,
+def ranked(on_runtime: OnRuntime, scope_id: str, query: str, *, embedder: Any = EMBEDDER, limit: int = 10,
            recall: bool = False) -> list[ranking.RankedHit]:
-    async def go(graph: Graph) -> list[ranking.RankedHit]:
-        return await use.search_ranked(graph, scope_id, [Family.memory], query=query, limit=limit,
-                                       recall=recall, embedder=embedder)
+    async def go(rt: Runtime) -> list[ranking.RankedHit]:
+        return await use.search_ranked(rt, scope_id, [Family.memory], query=query, limit=limit, recall=recall)
 
-    out: list[ranking.RankedHit] = on_graph(go)
+    out: list[ranking.RankedHit] = on_runtime(go, embedder=embedder)
     return out
 
 
@@ -65,25 +65,23 @@ def test_the_shipped_embedder_is_an_embedder() -> None:
 
 
 def test_save_embeds_after_the_gates_and_update_re_embeds(client: TestClient, scope: dict[str, Any],
-                                                         raw: Driver, on_graph: OnGraph) -> None:
-    [m] = save_memories(on_graph, scope["id"], ["The staging database runs PostgreSQL 15."])
+                                                         raw: Driver, on_runtime: OnRuntime) -> None:
+    [m] = save_memories(on_runtime, scope["id"], ["The staging database runs PostgreSQL 15."])
     p = node(raw, m.id)
     assert len(p["embedding"]) == 512
     assert p["embedding_model"] == EMBEDDER.name and p["embedding_revision"] == 1
     assert "embedding" not in client.get(f"/v1/scopes/{scope['id']}/memories/{m.id}").json()
 
-    async def more(graph: Graph) -> tuple[Artifact, Artifact, Artifact]:
-        k = (await use.save(graph, scope["id"], Family.knowledge,
-                            [KnowledgeCreate(title="Cypher", body="Neo4j's query language")], actor="t",
-                            embedder=EMBEDDER)).items[0]
-        w = (await use.save(graph, scope["id"], Family.working_state, [WorkingStateCreate(content="scratch")],
-                            actor="t", embedder=EMBEDDER)).items[0]
-        u = await use.update(graph, scope["id"], m.id, [Family.memory],
-                             MemoryUpdate(content="The staging database runs PostgreSQL 16."), if_match='"1"',
-                             actor="t", embedder=EMBEDDER)
+    async def more(rt: Runtime) -> tuple[Artifact, Artifact, Artifact]:
+        k = (await use.save(rt, scope["id"], [draft_of(KnowledgeCreate(title="Cypher", body="Neo4j's query language"))],
+                            actor="t")).items[0]
+        w = (await use.save(rt, scope["id"], [draft_of(WorkingStateCreate(content="scratch"))], actor="t")).items[0]
+        u = await use.update(rt, scope["id"], m.id, [Family.memory],
+                             change_of(MemoryUpdate(content="The staging database runs PostgreSQL 16."), 1),
+                             actor="t")
         return k, w, u
 
-    k, w, u = on_graph(more)
+    k, w, u = on_runtime(more, embedder=EMBEDDER)
     expected = EMBEDDER.embed(["Cypher\nNeo4j's query language"])[0]
     assert node(raw, k.id)["embedding"] == pytest.approx(expected)
     assert "embedding" not in node(raw, w.id)  # working state is never searched, never embedded
@@ -93,7 +91,7 @@ def test_save_embeds_after_the_gates_and_update_re_embeds(client: TestClient, sc
 
     # A vector from an older revision is never used: the row is then found by full-text only.
     raw.execute_query("MATCH (a:Artifact {id: $id}) SET a.embedding_revision = 1", id=m.id)
-    hits = ranked(on_graph, scope["id"], "which Postgres version does staging use")
+    hits = ranked(on_runtime, scope["id"], "which Postgres version does staging use")
     assert all(h.vec_rank is None for h in hits if h.artifact["id"] == m.id)
 
     # Rejected writes embed nothing into the graph (the gates run first and nothing persists).
@@ -103,17 +101,17 @@ def test_save_embeds_after_the_gates_and_update_re_embeds(client: TestClient, sc
 
 
 def test_fused_score_in_cypher_equals_the_python_mirror(scope: dict[str, Any], raw: Driver,
-                                                      on_graph: OnGraph) -> None:
+                                                      on_runtime: OnRuntime) -> None:
     texts = ["Bob is allergic to peanuts; order lunch without them.",
              "Alice cannot eat shellfish, so avoid shrimp at dinner.",
              "The cafeteria serves lunch from noon until two.",
              "Peanut butter is stocked in the office kitchen.",
              "张经理对海鲜过敏，订餐时要避开虾和蟹。",
              "The office is closed on public holidays."]
-    saved = save_memories(on_graph, scope["id"], texts)
+    saved = save_memories(on_runtime, scope["id"], texts)
     raw.execute_query("MATCH (a:Artifact {id: $id}) SET a.recall_count = 12, a.trust = 0.9", id=saved[3].id)
     before = datetime.now(UTC)
-    hits = ranked(on_graph, scope["id"], "food allergies to keep in mind when ordering lunch")
+    hits = ranked(on_runtime, scope["id"], "food allergies to keep in mind when ordering lunch")
     assert hits, "nothing found"
     assert any(h.vec_rank is not None for h in hits) and any(h.ft_rank is not None for h in hits)
     assert any(h.ft_rank is None for h in hits), "vectors find a row full-text misses (the Chinese one)"
@@ -133,45 +131,44 @@ def test_fused_score_in_cypher_equals_the_python_mirror(scope: dict[str, Any], r
         assert ranks == list(range(1, len(ranks) + 1))
 
 
-def test_vectors_find_a_paraphrase_that_full_text_misses(scope: dict[str, Any], on_graph: OnGraph) -> None:
-    [coffee, _] = save_memories(on_graph, scope["id"], ["The user drinks black coffee every morning.",
+def test_vectors_find_a_paraphrase_that_full_text_misses(scope: dict[str, Any], on_runtime: OnRuntime) -> None:
+    [coffee, _] = save_memories(on_runtime, scope["id"], ["The user drinks black coffee every morning.",
                                                         "Quarterly planning happens in the last week."])
-    assert ranked(on_graph, scope["id"], "favourite hot beverage", embedder=None) == []
-    hits = ranked(on_graph, scope["id"], "favourite hot beverage")
+    assert ranked(on_runtime, scope["id"], "favourite hot beverage", embedder=None) == []
+    hits = ranked(on_runtime, scope["id"], "favourite hot beverage")
     assert hits[0].artifact["id"] == coffee.id and hits[0].ft_rank is None and hits[0].vec_rank == 1
     # cross-lingual: a Chinese query finds the English memory
-    assert ranked(on_graph, scope["id"], "用户早上喝什么")[0].artifact["id"] == coffee.id
+    assert ranked(on_runtime, scope["id"], "用户早上喝什么")[0].artifact["id"] == coffee.id
 
 
 def test_vector_search_never_crosses_scopes(client: TestClient, scope: dict[str, Any],
-                                            on_graph: OnGraph) -> None:
+                                            on_runtime: OnRuntime) -> None:
     other = client.post("/v1/scopes",
                         json={"namespace": unique("ns"), "cognitive_owner": "o", "name": "x"}).json()
-    save_memories(on_graph, other["id"], ["The launch code is kept in the red envelope."])
-    save_memories(on_graph, scope["id"], ["Lunch is at noon."])
-    hits = ranked(on_graph, scope["id"], "where is the launch code kept")
+    save_memories(on_runtime, other["id"], ["The launch code is kept in the red envelope."])
+    save_memories(on_runtime, scope["id"], ["Lunch is at noon."])
+    hits = ranked(on_runtime, scope["id"], "where is the launch code kept")
     assert all(h.artifact["scope_id"] == scope["id"] for h in hits)
     assert "red envelope" not in " ".join(h.artifact["content"] for h in hits)
 
 
 def test_relevant_memories_is_search_minus_recall_quality(scope: dict[str, Any], raw: Driver,
-                                                          on_graph: OnGraph) -> None:
+                                                          on_runtime: OnRuntime) -> None:
     texts = ["Deployments to production are frozen on Fridays.", "We release to production on Tuesdays.",
              "生产环境每周五禁止发布。", "The release checklist lives in the wiki.",
              "Coffee machine is broken."]
-    saved = save_memories(on_graph, scope["id"], texts)
+    saved = save_memories(on_runtime, scope["id"], texts)
     raw.execute_query("MATCH (a:Artifact {id: $id}) SET a.stale = true", id=saved[1].id)
     raw.execute_query("MATCH (a:Artifact {id: $id}) SET a.conflicted = true", id=saved[2].id)
     query = "when can we release to production"
-    search_ids = [h.artifact["id"] for h in ranked(on_graph, scope["id"], query, limit=20)]
+    search_ids = [h.artifact["id"] for h in ranked(on_runtime, scope["id"], query, limit=20)]
     assert saved[1].id in search_ids and saved[2].id in search_ids  # search shows them (flagged)
 
-    async def go(graph: Graph) -> list[str]:
-        got = await ctx_use.assemble(graph, scope["id"], surface="lazy", query=query,
-                                     limits={"relevant_memories": 20}, embedder=EMBEDDER)
+    async def go(rt: Runtime) -> list[str]:
+        got = await ctx_use.assemble(rt, scope["id"], surface="lazy", query=query, limits={"relevant_memories": 20})
         return [a.id for a in got.arms["relevant_memories"]]
 
-    assert on_graph(go) == [i for i in search_ids if i not in (saved[1].id, saved[2].id)]
+    assert on_runtime(go, embedder=EMBEDDER) == [i for i in search_ids if i not in (saved[1].id, saved[2].id)]
 
 
 def test_vector_index_sized_to_the_embedder_and_idempotent(raw: Driver, on_graph: OnGraph) -> None:
@@ -201,8 +198,8 @@ def test_vector_index_sized_to_the_embedder_and_idempotent(raw: Driver, on_graph
 
 
 def test_reembed_backfills_rows_saved_without_an_embedder(scope: dict[str, Any], raw: Driver,
-                                                          on_graph: OnGraph) -> None:
-    saved = save_memories(on_graph, scope["id"], ["old memory one", "old memory two", "old memory three"],
+                                                          on_graph: OnGraph, on_runtime: OnRuntime) -> None:
+    saved = save_memories(on_runtime, scope["id"], ["old memory one", "old memory two", "old memory three"],
                           embedder=None)
     assert all("embedding" not in node(raw, a.id) for a in saved)
 

@@ -8,11 +8,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from graph.driver import Graph
+from cognition.schemas.records import MemoryCreate
 from graph.model import Family
-from service import artifacts as use
-from service.api.schemas import MemoryCreate
-from tests.conftest import OnGraph
+from service.usecases import artifacts as use
+from service.usecases.drafts import draft_of
+from service.usecases.runtime import Runtime
+from tests.conftest import OnRuntime
 from tests.integration.test_ranking import EMBEDDER
 
 SET = json.loads((Path(__file__).parent.parent / "data" / "retrieval_set.json").read_text(encoding="utf-8"))
@@ -23,24 +24,23 @@ def recall_at_k(found: list[str], relevant: list[str], k: int = K) -> float:
     return len(set(found[:k]) & set(relevant)) / len(relevant)
 
 
-def test_recall_at_5_with_and_without_vectors(scope: dict[str, Any], on_graph: OnGraph) -> None:
+def test_recall_at_5_with_and_without_vectors(scope: dict[str, Any], on_runtime: OnRuntime) -> None:
     docs = SET["docs"]
-    bodies = [MemoryCreate(kind="fact", tier="agent", content=d["text"], subject=d["id"])  # type: ignore[arg-type]
+    drafts = [draft_of(MemoryCreate(kind="fact", tier="agent", content=d["text"], subject=d["id"]))  # type: ignore[arg-type]
               for d in docs]
 
-    async def run(graph: Graph) -> dict[str, dict[str, list[str]]]:
-        saved = (await use.save(graph, scope["id"], Family.memory, list(bodies), actor="test",
-                                embedder=EMBEDDER)).items
+    async def run(rt: Runtime) -> dict[str, dict[str, list[str]]]:
+        saved = (await use.save(rt, scope["id"], drafts, actor="test")).items
         doc_of = {a.id: d["id"] for a, d in zip(saved, docs, strict=True)}
         out: dict[str, dict[str, list[str]]] = {"full-text": {}, "hybrid": {}}
         for q in SET["queries"]:
             for mode, embedder in (("full-text", None), ("hybrid", EMBEDDER)):
-                hits = await use.search(graph, scope["id"], [Family.memory], query=q["text"], limit=K,
-                                        recall=False, embedder=embedder)
+                hits = await use.search(rt.using(embedder=embedder), scope["id"], [Family.memory], query=q["text"],
+                                        limit=K, recall=False)
                 out[mode][q["id"]] = [doc_of[a.id] for a, _ in hits]
         return out
 
-    results = on_graph(run)
+    results = on_runtime(run, embedder=EMBEDDER)
     table = {}
     for mode, found in results.items():
         per = {q["id"]: recall_at_k(found[q["id"]], q["relevant"]) for q in SET["queries"]}

@@ -1,5 +1,5 @@
 """Why vector ranking scans one scope exactly instead of over-fetching from the (global) vector index: the
-measurement behind the choice (service/ranking.py), small enough for every test run. Run with `-s` for the
+measurement behind the choice (service/search/ranking.py), small enough for every test run. Run with `-s` for the
 table; the README quotes a larger run (20,000 + 2,000 + 200 rows)."""
 
 from __future__ import annotations

@@ -12,12 +12,13 @@ from typing import Any
 from fastapi.testclient import TestClient
 from neo4j import Driver
 
-from graph.driver import Graph
+from cognition.schemas.records import MemoryCreate
 from graph.model import Family
-from service import artifacts as use
-from service import ranking
-from service.api.schemas import MemoryCreate
-from tests.conftest import OnGraph
+from service.search import ranking
+from service.usecases import artifacts as use
+from service.usecases.drafts import draft_of
+from service.usecases.runtime import Runtime
+from tests.conftest import OnRuntime
 
 ROUNDS = 15
 
@@ -30,25 +31,25 @@ def test_the_full_text_index_is_eventually_consistent(raw: Driver, client: TestC
 
 def test_a_search_finds_a_memory_saved_a_moment_before_on_both_ranking_paths(scope: dict[str, Any],
                                                                             client: TestClient,
-                                                                            on_graph: OnGraph) -> None:
+                                                                            on_runtime: OnRuntime) -> None:
     sid = scope["id"]
     lucene = replace(ranking.DEFAULT, scope_index=False)
 
-    async def go(graph: Graph) -> list[tuple[bool, bool]]:
+    async def go(rt: Runtime) -> list[tuple[bool, bool]]:
         out = []
         for _ in range(ROUNDS):
             word = "qz" + uuid.uuid4().hex[:12]  # a word no other row holds
             body = MemoryCreate(kind="fact", tier="agent", content=f"the parking spot is {word} today")  # type: ignore[arg-type]
-            [saved] = (await use.save(graph, sid, Family.memory, [body], actor="test", embedder=None)).items
+            [saved] = (await use.save(rt, sid, [draft_of(body)], actor="test")).items
             found = []
             for params in (ranking.DEFAULT, lucene):
-                hits = await use.search_ranked(graph, sid, [Family.memory], query=word, limit=5, recall=False,
-                                               embedder=None, params=params)
+                hits = await use.search_ranked(rt, sid, [Family.memory], query=word, limit=5, recall=False,
+                                               params=params)
                 found.append([h.artifact["id"] for h in hits] == [saved.id])
             out.append((found[0], found[1]))
         return out
 
-    results = on_graph(go)
+    results = on_runtime(go)
     assert all(scope_index_found for scope_index_found, _ in results)
     assert all(lucene_found for _, lucene_found in results)  # the Lucene branch waited for the refresh
 

@@ -18,10 +18,11 @@ from urllib.parse import urlparse
 import pytest
 from neo4j import Driver
 
+from cognition.schemas.records import MemoryCreate
 from graph.driver import Graph, Neo4jConfig, OneQueryOnly
-from graph.model import Family
-from service import artifacts as use
-from service.api.schemas import MemoryCreate
+from service.usecases import artifacts as use
+from service.usecases.drafts import draft_of
+from service.usecases.runtime import Runtime
 
 
 @dataclass
@@ -102,7 +103,7 @@ def test_a_save_whose_connection_is_lost_is_written_once_and_answered(mode: str,
             try:
                 await graph.ping()  # the pool holds a live connection: the fault hits the save, not the handshake
                 proxy.marker, proxy.mode = marker.encode(), mode
-                result = await use.save(graph, scope["id"], Family.memory, [body], actor="test", embedder=None)
+                result = await use.save(Runtime(graph), scope["id"], [draft_of(body)], actor="test")
                 return [a.id for a in result.items], proxy.dropped
             finally:
                 await graph.close()

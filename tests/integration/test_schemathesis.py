@@ -27,8 +27,8 @@ from hypothesis import strategies as st
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 
-from service.api.schemas import MAX_BATCH, MAX_CONTENT
-from service.app import create_app
+from cognition.schemas.records import MAX_BATCH, MAX_CONTENT
+from service.http.app import create_app
 from service.settings import Settings
 from tests.conftest import BOOTSTRAP_KEY, unique
 

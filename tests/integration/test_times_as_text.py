@@ -16,10 +16,11 @@ import cypher
 from graph import artifacts as repo
 from graph.driver import Graph
 from graph.model import Artifact, Family
-from service import artifacts as use
-from service import context as ctx_use
-from service.api.artifacts import public
-from tests.conftest import OnGraph
+from service.http.routes.artifacts import public
+from service.usecases import artifacts as use
+from service.usecases import context as ctx_use
+from service.usecases.runtime import Runtime
+from tests.conftest import OnGraph, OnRuntime
 
 # Written as an operator might in Browser: nanoseconds, a named zone, an offset that is not UTC.
 OPERATOR_TIMES = {
@@ -54,20 +55,20 @@ def _hydrated(on_graph: OnGraph, sid: str, id: str) -> Artifact:
     return art
 
 
-def _as_text(on_graph: OnGraph, sid: str, id: str, word: str) -> dict[str, Artifact]:
-    async def go(graph: Graph) -> dict[str, Artifact]:
-        hits = await use.search_ranked(graph, sid, [Family.memory], query=word, limit=5, recall=False, embedder=None)
+def _as_text(on_runtime: OnRuntime, sid: str, id: str, word: str) -> dict[str, Artifact]:
+    async def go(rt: Runtime) -> dict[str, Artifact]:
+        hits = await use.search_ranked(rt, sid, [Family.memory], query=word, limit=5, recall=False)
         assert [h.artifact["id"] for h in hits] == [id]
         assert all(isinstance(hits[0].artifact[k], datetime) for k in TIMES)  # the diagnostics row is native too
-        [many] = await graph.read(repo.get_many, scope_id=sid, ids=[id])
+        [many] = await rt.graph.read(repo.get_many, scope_id=sid, ids=[id])
         assert all(isinstance(many[k], datetime) for k in TIMES)
         # Recalls from here on: accessed_at and recall_count move on.
-        ctx = await ctx_use.assemble(graph, sid, surface="all", query=word, embedder=None)
+        ctx = await ctx_use.assemble(rt, sid, surface="all", query=word)
         [in_context] = [a for a in ctx.arms["relevant_memories"] if a.id == id]
-        loaded = await use.load(graph, sid, id, [Family.memory])
+        loaded = await use.load(rt, sid, id, [Family.memory])
         return {"search": Artifact.from_node(hits[0].artifact), "get_many": Artifact.from_node(many),
                 "context": in_context, "load": loaded}
-    got: dict[str, Artifact] = on_graph(go)
+    got: dict[str, Artifact] = on_runtime(go)
     return got
 
 
@@ -86,11 +87,11 @@ def _json(art: Artifact) -> dict[str, Any]:
 
 
 def test_times_read_as_text_equal_the_hydrated_ones(scope: dict[str, Any], client: TestClient,
-                                                    on_graph: OnGraph) -> None:
+                                                    on_graph: OnGraph, on_runtime: OnRuntime) -> None:
     sid = scope["id"]
     id, word = _save(client, sid)
     before = _hydrated(on_graph, sid, id)
-    got = _as_text(on_graph, sid, id, word)
+    got = _as_text(on_runtime, sid, id, word)
     assert got["search"] == got["get_many"] == before  # recall=False: nothing changed, the whole record is equal
     for path in ("context", "load"):  # recalls: accessed_at (and recall_count) move on, the rest is equal
         assert {k: getattr(got[path], k) for k in ("created_at", "updated_at")} == \
@@ -104,7 +105,7 @@ def test_times_read_as_text_equal_the_hydrated_ones(scope: dict[str, Any], clien
 
 
 def test_times_an_operator_wrote_with_nanoseconds_and_a_named_zone_read_the_same(
-        scope: dict[str, Any], client: TestClient, raw: Driver, on_graph: OnGraph) -> None:
+        scope: dict[str, Any], client: TestClient, raw: Driver, on_graph: OnGraph, on_runtime: OnRuntime) -> None:
     sid = scope["id"]
     id, word = _save(client, sid)
     raw.execute_query("MATCH (a:Artifact {id: $id}) SET a.created_at = datetime($t.created_at), "
@@ -113,7 +114,7 @@ def test_times_an_operator_wrote_with_nanoseconds_and_a_named_zone_read_the_same
     before = _hydrated(on_graph, sid, id)
     assert before.created_at.utcoffset() is not None and before.created_at.microsecond == 123456
     assert _listed(client, sid, id) == _json(before)
-    got = _as_text(on_graph, sid, id, word)
+    got = _as_text(on_runtime, sid, id, word)
     assert got["search"] == got["get_many"] == before
     offsets = {k: getattr(before, k).utcoffset() for k in TIMES}
     assert {k: getattr(got["search"], k).utcoffset() for k in TIMES} == offsets

@@ -1,4 +1,4 @@
-"""The start-up warm-up (service/warmup.py): it runs the context and search queries on a scope no one holds, so
+"""The start-up warm-up (service/usecases/warmup.py): it runs the context and search queries on a scope no one holds, so
 their plans are made before an agent's first call. It must change nothing, and it must send the
 parameters a real call sends, or Neo4j would cache its plan under another key and the first call would plan
 again (Neo4j keys a plan by the query text and each parameter's type, and by a size class of each string and
@@ -16,11 +16,13 @@ from fastapi.testclient import TestClient
 from neo4j import Driver
 
 from graph.model import Family
-from service import context, ranking, scope_index, warmup
-from service.app import create_app
-from service.artifacts import search
+from service.http.app import create_app
+from service.search import ranking
 from service.settings import Settings
-from tests.conftest import OnGraph
+from service.usecases import context, warmup
+from service.usecases.artifacts import search
+from service.usecases.runtime import Runtime
+from tests.conftest import OnRuntime
 
 
 def _size_class(n: int) -> str:
@@ -48,18 +50,18 @@ def _state(raw: Driver) -> dict[str, Any]:
     return dict(records[0])
 
 
-def test_the_warm_up_runs_both_queries_and_changes_nothing(on_graph: OnGraph, raw: Driver,
+def test_the_warm_up_runs_both_queries_and_changes_nothing(on_runtime: OnRuntime, raw: Driver,
                                                                     scope: dict[str, Any],
                                                                     client: TestClient) -> None:
     _save(client, scope, "the user prefers tea in the morning")
-    before, loads, copies = _state(raw), scope_index.INDEXES.loads, set(scope_index.INDEXES._copies)
-    took = on_graph(warmup.warm_plans)
+    before, loads, copies = _state(raw), on_runtime.indexes.loads, set(on_runtime.indexes._copies)
+    took = on_runtime(warmup.warm_plans)
     assert set(took) == {"context", "search"}  # a failing call stops the warm-up before its name is recorded
     assert _state(raw) == before  # no node, relationship, event or recall more or less
-    assert scope_index.INDEXES.loads == loads and set(scope_index.INDEXES._copies) == copies  # no scope copy built
+    assert on_runtime.indexes.loads == loads and set(on_runtime.indexes._copies) == copies  # no scope copy built
 
 
-def test_the_warm_up_sends_the_parameters_an_agents_calls_send(on_graph: OnGraph, scope: dict[str, Any],
+def test_the_warm_up_sends_the_parameters_an_agents_calls_send(on_runtime: OnRuntime, scope: dict[str, Any],
                                                               client: TestClient,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     for text in ("the user prefers tea in the morning", "the user flew to Lisbon in May", "tea with no sugar"):
@@ -77,19 +79,19 @@ def test_the_warm_up_sends_the_parameters_an_agents_calls_send(on_graph: OnGraph
 
     monkeypatch.setattr(context, "assemble_tx", context_spy)
     monkeypatch.setattr(ranking, "hybrid_search", search_spy)
-    on_graph(warmup.warm_plans)
+    on_runtime(warmup.warm_plans)
     warm = {name: list(calls) for name, calls in sent.items()}  # a transaction the driver retried runs twice
     assert all(warm.values())
     for calls in sent.values():
         calls.clear()
 
-    async def agent(graph: Any) -> None:  # the calls an agent makes: context with and without a query, a search
-        await context.assemble(graph, scope["id"], surface="all", query="what does the user drink")
-        await context.assemble(graph, scope["id"], surface="cold_start")
-        hits = await search(graph, scope["id"], [Family.memory], query="tea")
+    async def agent(rt: Runtime) -> None:  # the calls an agent makes: context with and without a query, a search
+        await context.assemble(rt, scope["id"], surface="all", query="what does the user drink")
+        await context.assemble(rt, scope["id"], surface="cold_start")
+        hits = await search(rt, scope["id"], [Family.memory], query="tea")
         assert hits  # ranked through the scope index, ids in $q
 
-    on_graph(agent)
+    on_runtime(agent)
     for name in ("context", "search"):
         assert sent[name]
         assert {str(_shape(c)) for c in sent[name] + warm[name]} == {str(_shape(warm[name][0]))}, name

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from neo4j import GraphDatabase
 
-from graph import neo4j_local
 from graph.driver import Graph, Neo4jConfig
 from graph.schema import apply_schema
-from service import cli
-from service.scopes import create_scope
+from service import cli, neo4j_local
+from service.usecases.runtime import Runtime
+from service.usecases.scopes import create_scope
 
 bolt, http = (int(p) for p in os.environ.get("COGNITION_BACKUP_TEST_PORTS", "19290,19091").split(","))
 INSTANCE = neo4j_local.LocalInstance("backup-test", bolt, http, os.environ.get("COGNITION_NEO4J_HEAP", "512m"), "128m")
@@ -50,7 +50,7 @@ def test_backup_then_restore_brings_the_store_back(instance: tuple[neo4j_local.L
         graph = Graph.connect(cfg)
         try:
             await apply_schema(graph)
-            scope = await create_scope(graph, namespace="bk", cognitive_owner="o", name="kept", actor="test")
+            scope = await create_scope(Runtime(graph), namespace="bk", cognitive_owner="o", name="kept", actor="test")
             return str(scope["id"])
         finally:
             await graph.close()

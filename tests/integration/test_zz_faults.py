@@ -18,9 +18,9 @@ import pytest
 from fastapi.testclient import TestClient
 from neo4j import Driver
 
-from graph import neo4j_local
 from graph.driver import Graph, Neo4jConfig
 from graph.errors import CognitionError
+from service import neo4j_local
 
 WRITERS = 4
 MAX_PER_WRITER = 400  # bounded, whatever happens

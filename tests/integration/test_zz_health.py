@@ -9,7 +9,7 @@ import time
 import pytest
 from fastapi.testclient import TestClient
 
-from graph import neo4j_local
+from service import neo4j_local
 
 
 @pytest.mark.skipif(bool(os.environ.get("COGNITION_TEST_NEO4J_URI")), reason="needs the managed test instance")

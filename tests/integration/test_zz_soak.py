@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from neo4j import Driver
 
-from graph import neo4j_local
 from graph.driver import Neo4jConfig
+from service import neo4j_local
 from tests.conftest import BOOTSTRAP_KEY
 from tests.served import Served
 from tests.soak import Ledger, Workload, _faults, check, report

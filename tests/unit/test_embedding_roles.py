@@ -1,4 +1,4 @@
-"""The embedder protocol's two roles and per-model calibration (service/embedding.py)."""
+"""The embedder protocol's two roles and per-model calibration (service/search/embedding.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from service import embedding
+from service.search import embedding
 
 
 class _OneRole:

@@ -1,5 +1,5 @@
-"""The scope index's lexical half (service/lexical.py, service/scope_index.py): tokens, per-scope BM25, the
-neighbour-turn context and the fact that nothing outside a scope's own documents enters its scores."""
+"""The scope index's lexical half (service/search/lexical.py, service/search/scope_index.py): tokens, per-scope
+BM25, the neighbour-turn context and the fact that nothing outside a scope's own documents enters its scores."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from service import lexical
-from service.scope_index import IndexParams, ScopeCopy
+from service.search import lexical
+from service.search.scope_index import IndexParams, ScopeCopy
 
 
 def test_english_is_stemmed_and_stop_words_dropped() -> None:

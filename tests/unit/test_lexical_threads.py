@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 
-from service import lexical
+from service.search import lexical
 
 WORDS = ["running", "jumps", "easily", "connections", "agreed", "happiness", "generously", "relational"] * 500
 

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.portability import peers
-from service.portability.format import ImportRefused, build, encode, parse, revive
+from service.usecases.portability import peers
+from service.usecases.portability.format import ImportRefused, build, encode, parse, revive
 
 OBJS = [("scope", {"id": "s1", "name": "main", "created_at": "2026-01-02T03:04:05.000006+00:00"}),
         ("artifact", {"id": "a1", "content": "naïve 中文 ✓", "tags": ["b", "a"]}),

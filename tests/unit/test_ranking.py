@@ -1,4 +1,4 @@
-"""Properties of the hybrid ranking's fusion (service/ranking.py) and of the fragment composer."""
+"""Properties of the hybrid ranking's fusion (service/search/ranking.py) and of the fragment composer."""
 
 from __future__ import annotations
 
@@ -7,17 +7,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cypher
-from service import embedding, ranking
-from service.ranking import DEFAULT, RankingParams, compose, fuse, fused_score, rrf
+from service.search import embedding
+from service.search.ranking import DEFAULT, RankingParams, compose, fuse, fused_score
 
 _ids = st.lists(st.text(alphabet="abcdefgh", min_size=1, max_size=3), unique=True, max_size=12)
 _ret = st.floats(min_value=0.0, max_value=1.0)
 
 
-def test_rrf_is_the_documented_formula() -> None:
-    assert rrf([1, None]) == pytest.approx(1 / 61)
-    assert rrf([1, 3]) == pytest.approx(1 / 61 + 1 / 63)
-    assert rrf([None, None]) == 0.0
+def test_fusion_is_the_documented_formula() -> None:
+    assert fused_score(1, None, 0.0) == pytest.approx(1 / 61)
+    assert fused_score(1, 3, 0.0) == pytest.approx(1 / 61 + 1 / 63)
+    assert fused_score(None, None, 1.0) == 0.0
     assert fused_score(1, 1, 1.0) == pytest.approx((2 / 61) * 1.1)
 
 
@@ -62,11 +62,6 @@ def test_retention_only_breaks_near_ties() -> None:
 def test_fetch_sizes() -> None:
     assert DEFAULT.fetch(5) == 30 and DEFAULT.fetch(50) == 200 and DEFAULT.fetch(10, filtered=True) == 200
     assert RankingParams(fetch_cap=100).fetch(1000) == 100
-
-
-def test_cosine01_matches_neo4j_normalisation() -> None:
-    assert ranking.cosine01([1.0, 0.0], [1.0, 1.0]) == pytest.approx(0.8535533905932737)
-    assert ranking.cosine01([1.0, 0.0], [-1.0, 0.0]) == pytest.approx(0.0)
 
 
 # ---- the composer -----------------------------------------------------------------------------------------
@@ -116,13 +111,3 @@ def test_make_embedder_and_text_of() -> None:
     assert embedding.text_of({"title": "T", "content": "body"}) == "T\nbody"
     assert embedding.text_of({"content": "body"}) == "body"
     assert isinstance(_Fake(), embedding.Embedder)
-
-
-def test_configured_embedder_is_resolved_and_restorable() -> None:
-    fake = _Fake()
-    previous = embedding.configure(fake)
-    try:
-        assert embedding.resolve(embedding.CONFIGURED) is fake
-        assert embedding.resolve(None) is None  # an explicit None means "no vectors"
-    finally:
-        embedding.configure(previous)

@@ -1,4 +1,4 @@
-"""RecallQualityOK's Python mirror (service/context.recall_quality_ok): active, not stale, not conflicted, not
+"""RecallQualityOK's Python mirror (service/usecases/context.recall_quality_ok): active, not stale, not conflicted, not
 working state. (tests/integration/test_context.py holds the Cypher predicate to the same answers.)"""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import itertools
 from datetime import UTC, datetime
 
 from graph.model import Artifact, Family, Status
-from service.context import recall_quality_ok
+from service.usecases.context import recall_quality_ok
 
 NOW = datetime(2025, 1, 1, tzinfo=UTC)
 

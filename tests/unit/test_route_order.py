@@ -1,5 +1,5 @@
 """Every route is reached by its own paths. Starlette serves a request with the first route that fully matches its
-path and method, and `service.app` includes the routers hottest first (saves, search, context), so a request
+path and method, and `service.http.app` includes the routers hottest first (saves, search, context), so a request
 matches past as few routes as it can (issue 18); the order may never let one route shadow another."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 from fastapi.routing import APIRoute
 from starlette.routing import BaseRoute, Match
 
-from service.app import HOT_FIRST, create_app
+from service.http.app import HOT_FIRST, create_app
 from service.settings import Settings
 
 # Concrete values for path parameters; literal segments that a parameter could also match (`/v1/scopes/import`)

@@ -1,5 +1,5 @@
-"""A scope copy brought up to date by a delta (service/scope_index.ScopeCopy.extended: deletions, updates, new rows)
-is the copy a full build of the whole scope makes: the same ids, families, episodes, BM25 postings, lengths,
+"""A scope copy brought up to date by a delta (service/search/scope_index.ScopeCopy.extended: deletions, updates, new
+rows) is the copy a full build of the whole scope makes: the same ids, families, episodes, BM25 postings, lengths,
 average and norms (bit for bit), so the same rankings; and a delta it cannot apply exactly (a row out of order, a
 vector, a changed family or episode status) is refused."""
 
@@ -11,8 +11,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service import lexical
-from service.scope_index import IndexParams, ScopeCopy
+from service.search import lexical
+from service.search.scope_index import IndexParams, ScopeCopy
 from tests.copies import assert_same_copy
 
 _WORDS = ["lisbon", "tram", "paint", "dog", "coffee", "morning", "深色", "模式", "report", "friday"]

@@ -5,7 +5,7 @@ scripts/injection_corpus.py), its weights in `detector_model.json` beside this f
 `score(text)` is the probability that the text is an injection or jailbreak. Pure Python: one regex pass, a
 set of feature strings, one dict lookup each — well under a millisecond for a short text. Long texts are
 scored on their first `HEAD` and last `TAIL` characters (the pattern layer and provenance gating see all of
-it). What the score decides (refuse / hold for an operator / pass) is service/pipeline.py's, with thresholds
+it). What the score decides (refuse / hold for an operator / pass) is service/gates/pipeline.py's, with thresholds
 from the settings; there is no way to switch the detector off.
 """
 

@@ -1,0 +1,5 @@
+"""`python -m service.cli`: the `cognition` command."""
+
+from service.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,109 @@
+"""The FastAPI application: one async driver per process, made in the lifespan."""
+
+from __future__ import annotations
+
+import gc as cyclic_gc
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import Depends, FastAPI
+from starlette.routing import Route
+
+from graph.driver import Graph
+from graph.schema import apply_schema
+from service.http import docs, errors, observe
+from service.http.deps import authorize, document_access
+from service.http.direct import DirectSave
+from service.http.limits import BodySizeLimit
+from service.http.routes import (
+    artifacts,
+    browser_guide,
+    context,
+    digest,
+    gc,
+    graph_export,
+    health,
+    keys,
+    portability,
+    scopes,
+)
+from service.mcp.http import PATH as MCP_PATH
+from service.mcp.http import McpEndpoint
+from service.settings import Settings
+from service.usecases import warmup
+from service.usecases.keys import ensure_first_key
+from service.usecases.runtime import Runtime, neo4j_config
+
+# The routers an agent calls on every turn (saves, loads, search, context) come first. A request is served by the
+# first route that fully matches it, and FastAPI's included routers cost ~1.5-7 µs a route to pass over: a save sat
+# behind ten routers, ~0.1 ms of matching before any work. No path fully matches two routes
+# (tests/unit/test_route_order.py), so the order decides nothing else.
+HOT_FIRST = (*artifacts.ROUTERS, context.router)
+
+
+def settle_heap() -> None:
+    """Once start-up has loaded what the process keeps for its life (the detector's weights, the tokeniser's
+    dictionary, the compiled patterns, the app itself), move it out of the cyclic collector's reach: every
+    oldest-generation collection otherwise walks those ~180,000 objects again, 50–60 ms a time in the middle of
+    some request. Reference counting still frees them; only cycles among them stay."""
+    cyclic_gc.collect()
+    cyclic_gc.freeze()
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+    mcp = McpEndpoint(host=settings.host)  # streamable HTTP at /mcp (service/mcp/http.py)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        graph = Graph.connect(neo4j_config(settings))
+        app.state.settings = settings
+        try:
+            if settings.apply_schema_on_start:
+                await apply_schema(graph)
+            rt = await Runtime.start(graph, settings)  # one per process, like the driver
+            app.state.runtime = rt
+            bootstrap = settings.bootstrap_key.get_secret_value() if settings.bootstrap_key else None
+            first = await ensure_first_key(rt, bootstrap)
+            if first:  # shown once; only its hash is stored
+                print(f"[cognition] first operator key (holds every namespace; shown once, store it now):\n"
+                      f"    {first}", file=sys.stderr, flush=True)
+            async with mcp.serving(rt):
+                settle_heap()
+                try:
+                    # In the background: readiness does not wait for Neo4j's plans (service/usecases/warmup.py).
+                    async with warmup.in_background(rt, enabled=settings.warm_plans):
+                        yield
+                finally:
+                    cyclic_gc.unfreeze()  # what an app made and dropped in one process (tests) froze: collectable again
+        finally:
+            await graph.close()
+
+    # `authorize` guards every /v1 route, including routes added later (service/http/deps.py).
+    app = FastAPI(title="Cognition", version="0.1.0", lifespan=lifespan, dependencies=[Depends(authorize)],
+                  description="A typed memory service for autonomous agents, backed by a real Neo4j graph.",
+                  docs_url=None, redoc_url=None)  # served offline by docs.install below
+    docs.install(app)
+    errors.install(app)
+    observe.configure_logging()
+    # Innermost of the app's own middleware: the plain single save, served with the route's own functions
+    # (service/http/direct.py); everything else goes on to the routes.
+    app.add_middleware(DirectSave)
+    # The import route streams its (large) body itself, under its own limit (service/http/routes/portability.py).
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes, unbuffered=portability.UNBUFFERED)
+    app.add_middleware(observe.RequestObserver)  # outermost: also logs and times the 413s
+    document_access(app)
+    for router in HOT_FIRST:
+        app.include_router(router)
+    for router in keys.ROUTERS:
+        app.include_router(router)
+    app.include_router(health.router)
+    app.include_router(portability.router)  # before scopes: /v1/scopes/import is not a scope id
+    app.include_router(scopes.router)
+    app.include_router(digest.router)
+    app.include_router(gc.router)
+    app.include_router(graph_export.router)
+    app.include_router(browser_guide.router)  # open: query text for Neo4j Browser, no data
+    app.router.routes.append(Route(MCP_PATH, mcp, include_in_schema=False))  # ASGI: every method, own auth
+    return app

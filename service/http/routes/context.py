@@ -1,0 +1,25 @@
+"""`POST /v1/scopes/{scope_id}/context`: automatic injection (service/usecases/context.py defines the arms)."""
+
+# No `from __future__ import annotations`: FastAPI reads these annotations at run time.
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path
+
+from cognition.schemas.context import ContextRequest, ContextResponse
+from service.http.deps import RuntimeDep
+from service.http.errors import error_responses
+from service.http.routes.artifacts import public
+from service.usecases import context as use
+
+ScopeId = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9-]+$")]
+router = APIRouter(prefix="/v1/scopes/{scope_id}", tags=["context"])
+
+
+@router.post("/context", response_model=ContextResponse, responses=error_responses(404, 422, 503))
+async def context(scope_id: ScopeId, body: ContextRequest, rt: RuntimeDep) -> Any:
+    """The arms of one recall surface, assembled in one query. Every arm returns only rows of this scope that
+    pass RecallQualityOK (active, not stale, not conflicted, not working state); returned rows count as
+    recalls (recall_count + 1, accessed_at = now)."""
+    ctx = await use.assemble(rt, scope_id, surface=body.surface, query=body.query,
+                             limits={str(k): v for k, v in body.limits.items()})
+    return {"arms": {arm: [public(a) for a in items] for arm, items in ctx.arms.items()}}

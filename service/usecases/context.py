@@ -1,0 +1,146 @@
+"""The context endpoint's use case: automatic injection through three surfaces and nine named arms
+(DESIGN.md §6, INV-MEM-50), assembled in ONE Cypher query — `cypher/context/assemble.cypher` — so one call is
+one round trip and one transaction (a consistent read: no arm sees a row another arm has already lost).
+
+Surfaces and arms (the default limit in brackets; a request may set each arm's limit, 0–100):
+
+- eager
+  - `constraints` [20]: memories of kind `constraint` (any tier); trust ↓, updated_at ↓, id.
+  - `instructions` [20]: memories of kind `instruction`; trust ↓, updated_at ↓, id.
+  - `environment` [10]: memories of kind `environment`; updated_at ↓, id.
+  - `preferences` [10]: memories of kind `preference`; RetentionScore ↓, updated_at ↓, id.
+  - `recent_episodes` [5]: memories of kind `episodic`; created_at ↓, id.
+- lazy
+  - `relevant_memories` [8]: memories of any kind matching `query`, in hybrid-rank order (service/search/ranking.py);
+    empty without a query. The same ranking as explicit search, minus the rows RecallQualityOK refuses.
+  - `knowledge` [5]: knowledge pages; RetentionScore ↓, updated_at ↓, id.
+  - `skills` [5]: skills; RetentionScore ↓, updated_at ↓, id.
+- cold_start
+  - `profile` [10]: the agent kernel, then the world kernel (each only when not empty), then role-tier
+    memories (the long-lived role memory) other than episodes; RetentionScore ↓, updated_at ↓, id.
+
+`surface="all"` returns all nine (the benchmark's view). A row may appear in more than one arm (a role-tier
+preference is both a preference and part of the profile); it counts as one recall.
+
+Every arm asks two questions: *visibility* — the row belongs to the caller's scope (`a.scope_id = $scope_id`;
+the scope must exist and not be being deleted) — and *is this row still good*, answered by ONE predicate,
+**RecallQualityOK**: status `active` (so not pending, archived or removed), not `stale`, not `conflicted`, and
+not working state. Its Cypher lives in `cypher/context/recall_quality_ok.cypher` only, substituted into every
+arm at load time (service/search/ranking.compose); `recall_quality_ok` below is its Python mirror, which the tests
+hold to the same answers. Explicit search (service/usecases/artifacts.search) deliberately does not ask it.
+
+The selected rows are locked and RecallQualityOK asked again under the lock, so a supersession committing
+concurrently can never slip a row that is already conflicted into the answer; what is returned counts as a
+recall (recall_count + 1, accessed_at = now) in the same transaction.
+
+No arm reads all its rows (issue 18; README "The context call's speed"): the eager arms walk composite range
+indexes in their order, the retention arms rank five index-ordered lists of `FIRST_CANDIDATES` rows and prove
+the answer exact, or read them `CANDIDATES` long and prove it, or fall back to scoring every row; the four
+retention arms share one pipeline, written once, which keeps the query quick to plan. The query it replaced is
+kept as the tests' oracle, `cypher/context/assemble_reference.cypher`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from neo4j import AsyncManagedTransaction
+
+from cognition.schemas.vocabulary import ARMS, DEFAULT_LIMITS, MAX_LIMIT, SURFACES
+from graph import recall
+from graph.driver import Graph
+from graph.errors import Invalid, NotFound
+from graph.model import Artifact, Family, Status
+from service.search import embedding, ranking, scope_index
+from service.search.ranking import lucene_query
+from service.usecases.runtime import Runtime
+
+# Surfaces, arms and their limits are part of the wire contract (cognition/schemas/vocabulary.py).
+# Length of each index-ordered list a retention arm ranks (cypher/fragments/retention_top.cypher): at least every
+# limit, and long enough that the top rows of a typical scope beat the bound of what the lists leave out (a
+# list's last value must fall below the rows the arm returns; 200 does on the bench's mix). A short list costs
+# only speed, never a different answer: the arm then scores every row.
+CANDIDATES = 200
+# The lists are read at this depth first, and at CANDIDATES only when the short lists prove nothing: most calls
+# pay for FIRST_CANDIDATES rows a list (the proof holds once the rows the context calls keep recalling lead the
+# recall-count and access lists), a few for both depths, and only where CANDIDATES proves nothing either does an
+# arm score every row.
+FIRST_CANDIDATES = 48
+
+
+def recall_quality_ok(artifact: Artifact | Mapping[str, Any]) -> bool:
+    """RecallQualityOK, the Python mirror of cypher/context/recall_quality_ok.cypher: active, not stale, not
+    conflicted, not working state. (Visibility — the caller's scope — is each arm's other question.)"""
+    if isinstance(artifact, Artifact):
+        return (artifact.status is Status.active and artifact.family is not Family.working_state
+                and artifact.stale is False and artifact.conflicted is False)
+    return (artifact.get("status") == "active" and artifact.get("family") != "working_state"
+            and artifact.get("stale") in (None, False) and artifact.get("conflicted") in (None, False))
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    arms: dict[str, list[Artifact]]
+    recalled: int
+
+
+assemble_tx = recall.assemble  # the unit of work (graph/recall.py); a module attribute so a harness can wrap it
+
+
+async def assemble(rt: Runtime, scope_id: str, *, surface: str, query: str | None = None,
+                   limits: Mapping[str, int] | None = None, params: ranking.RankingParams | None = None) -> Context:
+    """The arms of `surface` for `scope_id`, in one query; their rows count as recalls."""
+    arms = list(SURFACES.get(surface, ()))
+
+    async def work(tx: Any) -> Any:
+        # The parameters (the scope index's version and ranking included) are made in this transaction.
+        return await assemble_tx(tx, **await query_params(rt, scope_id, surface=surface, query=query, limits=limits,
+                                                          params=params, on=tx))
+
+    rec = await rt.graph.write(work)
+    if rec is None or not rec["found"]:
+        raise NotFound(f"no scope {scope_id}", code="scope_not_found")
+    got = {x["arm"]: [Artifact.from_node(a) for a in x["items"]] for x in rec["arms"]}  # from_node makes them native
+    return Context({arm: got.get(arm, []) for arm in arms}, int(rec["recalled"]))
+
+
+async def query_params(rt: Runtime, scope_id: str, *, surface: str, query: str | None = None,
+                       limits: Mapping[str, int] | None = None, params: ranking.RankingParams | None = None,
+                       on: Graph | AsyncManagedTransaction | None = None) -> dict[str, Any]:
+    """The parameters of context/assemble.cypher for one call (checked; the query embedded when the runtime has an
+    embedder). With `on` (the call's transaction, or a Graph) the relevant memories are ranked by the scope index;
+    without it by Lucene (the oracle test, the bench's raw arms). Its oracle, context/assemble_reference.cypher,
+    takes the same."""
+    params = params or rt.ranking
+    if surface not in SURFACES:
+        raise Invalid(f"unknown surface {surface!r}; surfaces are {', '.join(SURFACES)}",
+                      code="unknown_surface", details={"field": "surface"})
+    arms = SURFACES[surface]
+    merged = {**DEFAULT_LIMITS, **(limits or {})}
+    for arm, n in merged.items():
+        if arm not in DEFAULT_LIMITS or not 0 <= n <= MAX_LIMIT:
+            raise Invalid(f"limits: {arm!r} must be an arm name with a limit of 0–{MAX_LIMIT}",
+                          code="invalid_limit", details={"field": f"limits.{arm}"})
+    text = (query or "").strip()
+    wants_query = "relevant_memories" in arms and bool(text)
+    model = rt.embedder
+    lucene = lucene_query(text, scope_id=scope_id, families=[Family.memory.value],
+                          statuses=[Status.active.value]) if wants_query else None
+    qvec = await embedding.embed_query(model, text) if wants_query and model is not None else None
+    limit = merged["relevant_memories"]
+    # The same rankings as explicit search (service.usecases.artifacts.search_ranked).
+    ft_ids, vec_ids = (await scope_index.rank(rt.indexes, on, scope_id, query=text, qvec=qvec, model=model,
+                                              families=[Family.memory.value], fetch=params.fetch(limit),
+                                              params=params)
+                       if on is not None and wants_query and params.scope_index else (None, None))
+    hybrid = ranking.hybrid_params(lucene=lucene, qvec=qvec, model=model.name if model else None,
+                                   scope_id=scope_id, families=[Family.memory.value],
+                                   statuses=[Status.active.value], fetch=params.fetch(limit), now=rt.clock(),
+                                   params=params, min_cosine=embedding.min_cosine(model), ft_ids=ft_ids,
+                                   vec_ids=vec_ids)
+    # `arms` as a map of all nine (not a list of the requested ones): one plan for every surface (see `q` in
+    # ranking.hybrid_params)
+    return {**hybrid, "arms": {arm: arm in arms for arm in ARMS}, "limits": merged,
+            "cand_first": max(FIRST_CANDIDATES, *merged.values()), "cand": max(CANDIDATES, MAX_LIMIT)}

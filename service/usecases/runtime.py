@@ -1,0 +1,91 @@
+"""The process's runtime: what one `cognition serve` (or `cognition mcp`, or a Python caller) holds for its life,
+built once at start-up and handed to every use case — the graph, the key verifier and its caches, the embedder,
+the learned detector's thresholds, the scope copies (which carry the lexical analysis), the kernel ids it has
+looked up, the ranking parameters, the GC configuration and the clock. Nothing of it is a module global, so two
+runtimes in one process (a test, an evaluation comparing analyses) never see each other's state."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import InitVar, dataclass, field
+from datetime import UTC, datetime
+
+from digest.gc import GCConfig
+from graph.driver import Graph, Neo4jConfig
+from service.gates.pipeline import Thresholds
+from service.search import embedding
+from service.search.embedding import Embedder
+from service.search.ranking import DEFAULT, RankingParams
+from service.search.scope_index import ScopeIndexes
+from service.settings import Settings
+from service.usecases.access import KEY_CACHE_TTL, Authenticator
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class KernelIds:
+    """A scope's kernels are created with it and never replaced, so their ids are safe to remember: after the first
+    look-up a kernel operation is one round trip. Bounded; a deleted scope's entry only leads to a 404 later."""
+
+    def __init__(self, max_scopes: int = 10_000) -> None:
+        self._ids: OrderedDict[str, tuple[str, str]] = OrderedDict()
+        self._max = max_scopes
+
+    def get(self, scope_id: str) -> tuple[str, str] | None:
+        return self._ids.get(scope_id)
+
+    def put(self, scope_id: str, ids: tuple[str, str]) -> None:
+        self._ids[scope_id] = ids
+        while len(self._ids) > self._max:
+            self._ids.popitem(last=False)
+
+
+def neo4j_config(settings: Settings) -> Neo4jConfig:
+    """The Neo4j the settings name (`cognition serve` sets them for the managed local Neo4j)."""
+    if not settings.neo4j_uri or not settings.neo4j_password:
+        raise RuntimeError("NEO4J_URI and NEO4J_PASSWORD must be set (the `cognition serve` command sets them "
+                           "for the managed local Neo4j)")
+    return Neo4jConfig(settings.neo4j_uri, settings.neo4j_user, settings.neo4j_password, settings.neo4j_database)
+
+
+def gc_config(settings: Settings) -> GCConfig:
+    return GCConfig(max_entries=settings.gc_max_entries, ttl_batch=settings.gc_ttl_batch)
+
+
+@dataclass(slots=True)
+class Runtime:
+    graph: Graph
+    embedder: Embedder | None = None
+    thresholds: Thresholds = field(default_factory=Thresholds.of)
+    indexes: ScopeIndexes = field(default_factory=ScopeIndexes)
+    kernels: KernelIds = field(default_factory=KernelIds)
+    ranking: RankingParams = DEFAULT
+    gc: GCConfig = field(default_factory=GCConfig)
+    clock: Callable[[], datetime] = utcnow
+    key_cache_ttl: InitVar[float] = KEY_CACHE_TTL
+    auth: Authenticator = field(init=False)  # verifies keys; caches them and each scope's namespace
+
+    def __post_init__(self, key_cache_ttl: float) -> None:
+        self.auth = Authenticator(self.graph, ttl=key_cache_ttl)
+
+    @classmethod
+    async def start(cls, graph: Graph, settings: Settings) -> Runtime:
+        """The runtime the settings describe: their key cache, their embedder (and the vector index sized to it),
+        their detector thresholds, their GC configuration."""
+        embedder = embedding.make_embedder(settings.embedder)
+        if embedder is not None:
+            await embedding.ensure_vector_index(graph, embedder)
+        return cls(graph, key_cache_ttl=settings.key_cache_ttl, embedder=embedder,
+                   thresholds=Thresholds.of(settings.injection_refuse_at, settings.injection_hold_at),
+                   gc=gc_config(settings))
+
+    def using(self, *, embedder: Embedder | None) -> Runtime:
+        """This runtime with another embedder, sharing its scope copies (they are kept per embedding model) and
+        its key verifier."""
+        other = dataclasses.replace(self, embedder=embedder, key_cache_ttl=self.auth.ttl)
+        other.auth = self.auth
+        return other
