@@ -5,7 +5,8 @@ COPY graph ./graph
 COPY service ./service
 COPY digest ./digest
 COPY cypher ./cypher
-RUN pip install --no-cache-dir .
+COPY cognition ./cognition
+RUN pip install --no-cache-dir '.[server]'
 ENV COGNITION_HOST=0.0.0.0 COGNITION_PORT=8080
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --retries=6 \

@@ -6,13 +6,13 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install run test bench eval soak lint neo4j-dist clean corpora train-detector eval-gates
+.PHONY: install run test bench eval soak lint neo4j-dist clean corpora train-detector eval-gates client-sync
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is required")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev,embed]'
+	$(BIN)/pip install -q -e '.[server,dev,embed]'
 	@touch $@
 
 install: $(STAMP)
@@ -64,9 +64,15 @@ eval-gates: corpora
 eval: neo4j-dist
 	$(BIN)/python -m bench.eval_recall $(EVAL_ARGS)
 
+# ruff, mypy (strict), and the import-linter contracts: the layers and the client's independence (pyproject.toml).
 lint: install
 	$(BIN)/ruff check graph service digest cypher cognition tests bench
 	$(BIN)/mypy
+	$(BIN)/lint-imports
+
+# The synchronous client, generated from the asynchronous one (tests/unit/test_client_sync.py checks it is current).
+client-sync: install
+	$(BIN)/python scripts/client_sync.py
 
 clean:
 	-$(BIN)/cognition neo4j stop --instance test

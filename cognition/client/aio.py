@@ -1,4 +1,6 @@
-"""`AsyncCognition`: the asynchronous client (the same resources as `Cognition`, awaited)."""
+"""The client's resources, written once: `AsyncCognition` in cognition/client/aio.py, by hand, and `Cognition` in
+cognition/client/sync.py, generated from it by `make client-sync` (scripts/client_sync.py: `async` and `await`
+dropped, the `Async` names made plain). Edit aio.py, then regenerate."""
 
 from __future__ import annotations
 
@@ -165,13 +167,13 @@ class AsyncDigest:
 
 
 class AsyncCognition:
-    """The asynchronous client (`async with AsyncCognition(…) as client:`). No request is made until you call
-    an operation.
+    """The client: `with Cognition(…) as client:`, or `async with AsyncCognition(…) as client:`. No request is
+    made until you call an operation.
 
-    `AsyncCognition(base_url, api_key)`; both default to `COGNITION_URL` (else http://127.0.0.1:8080) and
-    `COGNITION_API_KEY`. Requests the service refuses with 429 / 503 are retried (honouring `Retry-After`),
-    as are broken connections for requests safe to repeat (see `cognition/client/_retry.py`); `max_retries=0`
-    turns retries off. `transport` is handed to httpx (e.g. `httpx.AsyncHTTPTransport(retries=…)`, or a proxy).
+    `(base_url, api_key)` both default to `COGNITION_URL` (else http://127.0.0.1:8080) and `COGNITION_API_KEY`.
+    Requests the service refuses with 429 / 503 are retried (honouring `Retry-After`), as are broken connections
+    for requests safe to repeat (see `cognition/client/_retry.py`); `max_retries=0` turns retries off.
+    `transport` is handed to httpx (a transport with retries of its own, say, or a proxy).
     """
 
     def __init__(self, base_url: str | None = None, api_key: str | None = None, *, timeout: float = 30.0,

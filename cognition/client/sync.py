@@ -1,4 +1,7 @@
-"""`Cognition`: the synchronous client."""
+# Generated from cognition/client/aio.py by scripts/client_sync.py (`make client-sync`): do not edit.
+"""The client's resources, written once: `AsyncCognition` in cognition/client/aio.py, by hand, and `Cognition` in
+cognition/client/sync.py, generated from it by `make client-sync` (scripts/client_sync.py: `async` and `await`
+dropped, the `Async` names made plain). Edit aio.py, then regenerate."""
 
 from __future__ import annotations
 
@@ -51,7 +54,8 @@ class Family(Generic[C, U, P]):
         cursor = None
         while True:
             page = self.list(cursor=cursor, limit=page_size, **filters)
-            yield from page.items
+            for item in page.items:
+                yield item
             if not page.next_cursor:
                 return
             cursor = page.next_cursor
@@ -164,12 +168,13 @@ class Digest:
 
 
 class Cognition:
-    """The synchronous client. No request is made until you call an operation.
+    """The client: `with Cognition(…) as client:`, or `async with AsyncCognition(…) as client:`. No request is
+    made until you call an operation.
 
-    `Cognition(base_url, api_key)`; both default to `COGNITION_URL` (else http://127.0.0.1:8080) and
-    `COGNITION_API_KEY`. Requests the service refuses with 429 / 503 are retried (honouring `Retry-After`),
-    as are broken connections for requests safe to repeat (see `cognition/client/_retry.py`); `max_retries=0`
-    turns retries off. `transport` is handed to httpx (e.g. `httpx.HTTPTransport(retries=…)`, or a proxy).
+    `(base_url, api_key)` both default to `COGNITION_URL` (else http://127.0.0.1:8080) and `COGNITION_API_KEY`.
+    Requests the service refuses with 429 / 503 are retried (honouring `Retry-After`), as are broken connections
+    for requests safe to repeat (see `cognition/client/_retry.py`); `max_retries=0` turns retries off.
+    `transport` is handed to httpx (a transport with retries of its own, say, or a proxy).
     """
 
     def __init__(self, base_url: str | None = None, api_key: str | None = None, *, timeout: float = 30.0,
@@ -221,8 +226,8 @@ class Cognition:
                      format: Literal["graphml", "node-link"] = "graphml", *, max_nodes: int | None = None,
                      content: bool = False) -> bytes:
         """The scope's graph as GraphML or node-link JSON bytes (see `graph()` for a networkx graph)."""
-        return self._core.run(calls.export_graph(scope_id, {"view": view, "format": format, "max_nodes": max_nodes,
-                                                            "content": content}))
+        params = {"view": view, "format": format, "max_nodes": max_nodes, "content": content}
+        return self._core.run(calls.export_graph(scope_id, params))
 
     def graph(self, scope_id: str, view: Literal["lineage", "refgraph", "decisions"] = "refgraph", *,
               max_nodes: int | None = None, content: bool = False) -> Any:
@@ -244,5 +249,5 @@ class Cognition:
         return self
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+                        tb: TracebackType | None) -> None:
         self.close()

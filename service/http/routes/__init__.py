@@ -1,1 +1,1 @@
-"""HTTP routes."""
+"""The HTTP routes, one module per resource; service/http/app.py includes them."""
