@@ -1,9 +1,10 @@
-"""`python -m bench [--quick] [--only NAME[,NAME]] [--sizes KEY=N,...]`
+"""`python -m bench [--quick] [--only NAME[,NAME]] [--sizes KEY=N,...] [--no-page]`
 
 Starts the managed `bench` Neo4j fresh (ports 27687/27474) — or uses COGNITION_BENCH_NEO4J_URI with
 COGNITION_BENCH_NEO4J_PASSWORD (and optionally COGNITION_BENCH_NEO4J_USER) — applies the schema, runs the
-benchmarks, prints one table, and stops the instance it started. A MISS is reported, not an error: the exit
-code is non-zero only when a benchmark crashes.
+benchmarks, prints one table, writes the sections of the benchmarks it ran into docs/benchmarks.md (not for
+--quick or --no-page), and stops the instance it started. A MISS is reported, not an error: the exit code is
+non-zero only when a benchmark crashes.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import time
 import traceback
 from collections.abc import Awaitable, Callable, Sequence
 
-from bench import digest_pass, recall_gc, save_batch, save_http, save_single, scan, search
+from bench import digest_pass, recall_gc, report, save_batch, save_http, save_single, scan, search
 from bench.common import Context, Row, Sizes, progress
 from graph.driver import Graph, Neo4jConfig
 from graph.schema import apply_schema
@@ -42,6 +43,7 @@ def parse(argv: Sequence[str] | None) -> tuple[argparse.Namespace, Sizes, list[s
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="small sizes: a smoke run in about two minutes")
     ap.add_argument("--only", metavar="NAME[,NAME]", help=f"run only these: {', '.join(BENCHES)}")
+    ap.add_argument("--no-page", action="store_true", help="do not write docs/benchmarks.md")
     ap.add_argument("--sizes", metavar="KEY=N,...",
                     help="override sizes, e.g. single=300,batches=10,batch_size=1000,search=10000/100000,"
                          "queries=200,scan_texts=300,gated=200 (applied on top of --quick when given)")
@@ -88,10 +90,11 @@ def table(rows: list[Row]) -> str:
     return "\n".join([line(head), sep, *(line(b) for b in body)])
 
 
-async def run_all(cfg: Neo4jConfig, sizes: Sizes, names: list[str]) -> tuple[list[Row], list[str]]:
+async def run_all(cfg: Neo4jConfig, sizes: Sizes, names: list[str]) -> tuple[list[Row], list[str], str]:
     graph = Graph.connect(cfg)
     rows: list[Row] = []
     crashed: list[str] = []
+    version = "?"
     try:
         report = await apply_schema(graph)
         version = (await graph.query("CALL dbms.components() YIELD versions RETURN versions[0] AS v",
@@ -109,7 +112,7 @@ async def run_all(cfg: Neo4jConfig, sizes: Sizes, names: list[str]) -> tuple[lis
             progress(f"{name}: done in {time.perf_counter() - t0:.1f} s")
     finally:
         await graph.close()
-    return rows, crashed
+    return rows, crashed, str(version)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -133,7 +136,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             assert uri is not None
             cfg = Neo4jConfig(uri, os.environ.get("COGNITION_BENCH_NEO4J_USER", "neo4j"),
                               os.environ["COGNITION_BENCH_NEO4J_PASSWORD"])
-        rows, crashed = asyncio.run(run_all(cfg, sizes, names))
+        rows, crashed, neo4j_version = asyncio.run(run_all(cfg, sizes, names))
     finally:
         if managed:
             neo4j_local.stop(inst)
@@ -151,6 +154,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     print()
     print(f"{sum(bool(r.ok) for r in judged)}/{len(judged)} targets met"
           + (f"; CRASHED: {', '.join(crashed)}" if crashed else ""))
+    if not (args.quick or args.no_page):
+        command = "make bench" + (f" BENCH_ARGS='{' '.join(sys.argv[1:] if argv is None else argv)}'"
+                                  if (sys.argv[1:] if argv is None else argv) else "")
+        info = report.RunInfo(neo4j=neo4j_version, sizes=str(sizes), command=command)
+        page = report.write(rows, [n for n in names if n not in crashed], list(BENCHES), info)
+        print(f"wrote {page.relative_to(page.parent.parent)}")
     return 1 if crashed else 0
 
 

@@ -1,9 +1,9 @@
-"""context, hybrid search and GC at scale (issue 6).
+"""context, hybrid search and GC at scale.
 
 - context: all nine arms assembled by `service.usecases.context.assemble` (one round trip, recalls counted) in a scope
   of N memories, vs the raw Cypher of the same nine arms run back to back (nine round trips; each arm's
   branch is cut from the composed `context/assemble` query, so both sides select with the same Cypher).
-  Target ≤ 1.2×. And (issue 18) the same call vs ONE raw full-text query (the Lucene string the service
+  Target ≤ 1.2×. And the same call vs ONE raw full-text query (the Lucene string the service
   builds for the call's `relevant_memories` arm, top 10), p95 ≤ 3×: the per-turn call costs about a search.
 - hybrid: explicit search with the embedder on (full-text + exact cosine, fused) vs full-text only, p95, in a
   scope of `hybrid` memories embedded at save time (info: the price of vectors).
@@ -34,7 +34,7 @@ from service.usecases.drafts import draft_of, sha256
 from service.usecases.runtime import utcnow
 
 NAME_CONTEXT, NAME_HYBRID, NAME_GC = "context", "hybrid", "gc"
-CONTEXT_VS_FULLTEXT = 3.0  # issue 18: context p95 <= 3x one raw full-text query at the same size
+CONTEXT_VS_FULLTEXT = 3.0  # context p95 <= 3x one raw full-text query at the same size
 CHUNK = 5_000
 
 

@@ -1,7 +1,7 @@
 """save_http: sequential single saves through the HTTP API, as an agent makes them — a real `cognition serve` process
 on the bench's Neo4j, one memory per `POST /v1/scopes/{id}/memories`, one after another over one keep-alive
 connection (httpx). Every guarantee holds on this path: one transaction per save, every gate, the trigger, the
-revision and the audit event. Targets (issue 18): ≥ 150 saves/s and p50 ≤ 7 ms.
+revision and the audit event. Targets: ≥ 150 saves/s and p50 ≤ 7 ms.
 
 The same served process is then measured again with a lean client: the standard library's `http.client`, keep-alive,
 bodies encoded beforehand. On this 2-core machine the client shares the cores with the server and Neo4j; httpx
@@ -21,9 +21,6 @@ import http.client
 import json
 import os
 import secrets
-import subprocess
-import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -32,6 +29,7 @@ import httpx
 
 from bench.common import Context, Row, TextGen, pct, progress, timed
 from service import neo4j_local
+from tests.served import Served
 
 NAME = "save_http"
 MIN_RATE = 150.0  # saves/s
@@ -39,9 +37,9 @@ MAX_P50_MS = 7.0
 RAW_COMMIT = "CREATE (:BenchProbe {i: $i})"
 # A served process and its Neo4j run for days: measure them warm. On a freshly started bench Neo4j the JIT compiles
 # the commit path for ~10,000 saves (its C2 threads took 21 ms of CPU a save over the first 1,000, ~5 ms after
-# 5,000 and ~2 ms after 10,000, on this 2-core machine), and a settling test on noisy windows stops early: from a
-# minimum of 2,000 and then 6,000 saves the seventh session's bench settled after 3,500 and 6,000 at 13–15 ms,
-# while the same code ran at 8–10 ms after 10,000. So the warm-up makes at least WARM_MIN saves, in windows of
+# 5,000 and ~2 ms after 10,000, on 2 cores), and a settling test on noisy windows stops early: from a minimum of
+# 2,000 saves the p50 settled at 13–15 ms while the same code ran at 8–10 ms after 10,000. So the warm-up makes at
+# least WARM_MIN saves, in windows of
 # WARM_WINDOW, then goes on until the window p50 stops falling (two windows in a row no more than SETTLED below the
 # best before them) or WARM_MAX. The raw commit baseline then runs on the same, now warm, server, after RAW_WARM
 # commits of its own.
@@ -54,30 +52,6 @@ RAW_WARM = 2000
 
 def _port() -> int:
     return int(os.environ.get("COGNITION_BENCH_SERVICE_PORT", "27080"))
-
-
-def _serve(ctx: Context, key: str, log: Any) -> subprocess.Popen[bytes]:
-    if ctx.cfg is None:
-        raise RuntimeError("save_http needs the bench's Neo4j settings (bench.common.Context.cfg)")
-    env = dict(os.environ, NEO4J_URI=ctx.cfg.uri, NEO4J_USER=ctx.cfg.user, NEO4J_PASSWORD=ctx.cfg.password,
-               NEO4J_DATABASE=ctx.cfg.database, COGNITION_PORT=str(_port()), COGNITION_HOST="127.0.0.1",
-               COGNITION_BOOTSTRAP_KEY=key)
-    exe = Path(sys.executable).with_name("cognition")
-    return subprocess.Popen([str(exe), "serve"], env=env, stdout=log, stderr=log)
-
-
-def _wait_ready(base: str, proc: subprocess.Popen[bytes], timeout: float = 120.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"cognition serve exited with {proc.returncode}")
-        try:
-            if httpx.get(f"{base}/readyz", timeout=2.0).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.3)
-    raise RuntimeError("cognition serve did not become ready")
 
 
 def _settled(p50s: list[float]) -> bool:
@@ -183,21 +157,17 @@ def _sequential(base: str, key: str, n: int,
 async def run(ctx: Context) -> list[Row]:
     n = ctx.sizes.single
     key = "bench-" + secrets.token_urlsafe(24)
-    base = f"http://127.0.0.1:{_port()}"
-    with tempfile.TemporaryFile() as log:
-        proc = _serve(ctx, key, log)
-        try:
-            await asyncio.to_thread(_wait_ready, base, proc)
-            progress(f"{NAME}: cognition serve on {base}; warm-up {WARM_MIN}-{WARM_MAX}, then {n} sequential saves")
-            managed = neo4j_local.instance_for(ctx.cfg.uri if ctx.cfg else None)
-            cpu = _CpuPerSave(proc.pid, neo4j_local.status(managed) if managed else None, n)
-            lat, rate, warm, lean, lean_rate = await asyncio.to_thread(_sequential, base, key, n, cpu)
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+    if ctx.cfg is None:
+        raise RuntimeError("save_http needs the bench's Neo4j settings (bench.common.Context.cfg)")
+    served = Served(ctx.cfg, key, port=_port())  # the tests' harness (tests/served.py); its log: a temporary file
+    try:
+        await asyncio.to_thread(served.start, 120.0)
+        progress(f"{NAME}: cognition serve on {served.url}; warm-up {WARM_MIN}-{WARM_MAX}, then {n} sequential saves")
+        managed = neo4j_local.instance_for(ctx.cfg.uri)
+        cpu = _CpuPerSave(served.pid, neo4j_local.status(managed) if managed else None, n)
+        lat, rate, warm, lean, lean_rate = await asyncio.to_thread(_sequential, served.url, key, n, cpu)
+    finally:
+        served.stop()
     commit_ns = []
     for i in range(RAW_WARM + n):
         ns = await timed(lambda j: ctx.raw_write(RAW_COMMIT, i=j), i)

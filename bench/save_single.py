@@ -1,5 +1,5 @@
 """save_single: one memory per `service.usecases.artifacts.save` call vs one raw `CREATE` transaction per memory.
-Target: service p50 and p95 ≤ 1.5× raw. And (issue 18, info) the same saves vs a one-node raw commit
+Target: service p50 and p95 ≤ 1.5× raw. And (info) the same saves vs a one-node raw commit
 (`CREATE (:BenchProbe {i: $i})`: no index, no full-text, the trigger still runs) on the same server, in the
 same run: what a save costs above a bare commit."""
 

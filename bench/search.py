@@ -6,7 +6,7 @@
    same Lucene string the service builds (what search ran before the scope index). Target: service p95 ≤ 2× raw;
 2. hybrid search with the opt-in embedder (`COGNITION_BENCH_EMBEDDER`, default `e5-small`, else
    `use-multilingual`, whichever is installed) vs the same service search full-text only, in the same scope.
-   Targets (issue 14): hybrid p95 ≤ 1.5× at 10k, ≤ 3× at 100k. The query's model call is memoised (the
+   Targets: hybrid p95 ≤ 1.5× at 10k, ≤ 3× at 100k. The query's model call is memoised (the
    vectors are computed once, untimed) so the row measures the search path; the model's own time per query is
    reported beside it (info).
 
@@ -36,7 +36,7 @@ from service.usecases.artifacts import search
 
 NAME = "search"
 MAX_RATIO = 2.0
-HYBRID_RATIO = {10_000: 1.5, 100_000: 3.0}  # issue 14, "Search stays fast with vectors"
+HYBRID_RATIO = {10_000: 1.5, 100_000: 3.0}  # search stays fast with vectors
 RAW_SEARCH = ("CALL db.index.fulltext.queryNodes('artifact_text', $q) YIELD node, score "
               "RETURN node, score LIMIT 10")
 RAW_CREATE = "UNWIND $rows AS r CREATE (a:Artifact:Memory) SET a = r"

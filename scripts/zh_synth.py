@@ -1,6 +1,6 @@
 """Project-written Chinese training rows for the learned injection detector, composed from parts.
 
-The public corpora that issue 17 allows hold almost no Chinese attacks (three rows), so a detector trained on
+The public corpora allowed for training hold almost no Chinese attacks (three rows), so a detector trained on
 them alone reads Chinese injections as benign. These rows teach it the Chinese *vocabulary* of the technique
 families of the public taxonomies (instruction override, persona hijack, prompt and secret exfiltration,
 command execution, fake system messages, persistent memory poisoning, secrecy) and, as many again, benign

@@ -1,6 +1,13 @@
-"""The served process for tests that need real overlap: `cognition serve` (uvicorn) in a subprocess on a free
-port, against the test Neo4j. In-process `TestClient` calls never overlap in the database (one event loop,
-requests one after another), so anything that reads, checks and writes is also tested through this."""
+"""The one test harness for a real server, for every test, the soak and the bench that need one:
+
+- `Served`: `cognition serve` in a subprocess on a free port (SIGKILL with `kill()`, started again with `start()`):
+  the served process, for real overlap — in-process `TestClient` calls never overlap in the database (one event
+  loop, requests one after another), so anything that reads, checks and writes is also tested through this;
+- `InThread`: the app made with given settings, served by uvicorn in a thread of this process, on a real socket
+  (schemathesis sends its requests to it; Neo4j Browser fetches its guide from it);
+- `race`: concurrent clients released by a barrier, so requests really overlap.
+
+tests/integration/conftest.py makes the session's `served` fixture from `Served`."""
 
 from __future__ import annotations
 
@@ -12,8 +19,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -39,8 +45,8 @@ class Served:
     the same port."""
 
     def __init__(self, cfg: Neo4jConfig, bootstrap_key: str, *, extra_env: dict[str, str] | None = None,
-                 log: Path | None = None) -> None:
-        self.port = free_port()
+                 log: Path | None = None, port: int | None = None) -> None:
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.key = bootstrap_key
         self.log = log or Path(tempfile.mkstemp(prefix="cognition-serve-", suffix=".log")[1])
@@ -103,14 +109,35 @@ class Served:
                             limits=kw.pop("limits", httpx.Limits(keepalive_expiry=1.0)), **kw)
 
 
-@contextmanager
-def served(cfg: Neo4jConfig, bootstrap_key: str, **kw: Any) -> Iterator[Served]:
-    s = Served(cfg, bootstrap_key, **kw)
-    s.start()
-    try:
-        yield s
-    finally:
-        s.stop()
+class InThread:
+    """The app `create_app(settings)` makes, served by uvicorn in a thread of this process (its own lifespan,
+    driver and caches), on `port` or a free one: `with InThread(settings) as url:`."""
+
+    def __init__(self, settings: Any, *, port: int | None = None, timeout: float = 60.0) -> None:
+        import uvicorn
+
+        from service.http.app import create_app
+
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.timeout = timeout
+        self.server = uvicorn.Server(uvicorn.Config(create_app(settings.model_copy(update={"port": self.port})),
+                                                    host="127.0.0.1", port=self.port, log_level="warning",
+                                                    access_log=False, lifespan="on"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> str:
+        self.thread.start()
+        deadline = time.monotonic() + self.timeout
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError(f"the app did not start on port {self.port}")
+            time.sleep(0.05)
+        return self.url
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(30)
 
 
 def race(n: int, fn: Callable[[int, httpx.Client], T], *, make_client: Callable[[], httpx.Client]) -> list[T]:

@@ -1,6 +1,6 @@
 """A bounded soak against the served process: a mixed workload on one partition, all at once, then the
 invariants checked against the graph. `make soak` runs it for SOAK_S seconds (default 300) on a Neo4j of its
-own; `tests/integration/test_zz_soak.py` runs a short slice of it inside `make test`. Optionally with faults:
+own; `tests/integration/test_soak_slice.py` runs a short slice of it inside `make test`. Optionally with faults:
 the Neo4j restarted in the middle and the served process killed (SIGKILL) and started again.
 
 What is checked afterwards (every acknowledged = the client got a 2xx):

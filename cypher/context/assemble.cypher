@@ -1,5 +1,5 @@
 // Context: the arms of one recall surface for one scope, assembled in ONE query (one round trip, one
-// transaction). The arms (defined in service/usecases/context.py; DESIGN.md §6):
+// transaction). The arms (defined in service/usecases/context.py; docs/design.md):
 //   eager      constraints, instructions, environment, preferences, recent_episodes
 //   lazy       relevant_memories (query-driven: search/hybrid_rank.cypher), knowledge, skills
 //   cold start profile
@@ -9,7 +9,7 @@
 // commits between selection and lock would otherwise slip through); what survives counts as a recall
 // (recall_count + 1, accessed_at = $now) in this same transaction.
 //
-// Speed (issue 18): no arm reads all its rows, and each answers exactly the rows, in the order, of the query
+// Speed: no arm reads all its rows, and each answers exactly the rows, in the order, of the query
 // this one replaced (context/assemble_reference.cypher, the tests' oracle):
 // - constraints, instructions, environment, recent_episodes walk a composite range index (schema/0009)
 //   backwards in the arm's order and stop at the limit. `a.trust` stands for the old `coalesce(a.trust, 0.5)`:
@@ -22,7 +22,7 @@
 //   row as before: never a different answer, at worst the old cost. The four arms run as one pipeline (a row
 //   per arm: their lists differ, the ranking, the proof and the fallback are written once), because Neo4j's
 //   planning time grows with the query's text: four copies of the pipeline took ~12 s to plan, one ~4.5 s
-//   (README "Planning the context query"), paid on a Neo4j's first call and at each statistics replan.
+//   (docs/context-and-ranking.md), paid on a Neo4j's first call and at each statistics replan.
 // - the lock tail reads, under the lock, only the properties RecallQualityOK and the count need.
 // Params: $scope_id, $arms (map arm -> requested), $limits (map arm -> n), $now, $w (retention weights),
 //         $cand_first, $cand (the lengths of the retention lists, first and second reading),

@@ -1,8 +1,8 @@
-// THE ORACLE (tests only): the context query as it was before issue 18 — every arm selects all its rows and
+// THE ORACLE (tests only): the context query written plainly — every arm selects all its rows and
 // sorts them (the retention arms score every row). tests/integration/test_context_oracle.py holds
 // context/assemble.cypher to exactly its rows and order on random scopes. Not used by the service.
 // Context: the arms of one recall surface for one scope, assembled in ONE query (one round trip, one
-// transaction). The arms (defined in service/usecases/context.py; DESIGN.md §6):
+// transaction). The arms (defined in service/usecases/context.py; docs/design.md):
 //   eager      constraints, instructions, environment, preferences, recent_episodes
 //   lazy       relevant_memories (query-driven: search/hybrid_rank.cypher), knowledge, skills
 //   cold start profile

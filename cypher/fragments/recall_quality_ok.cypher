@@ -1,4 +1,4 @@
-// RecallQualityOK(a) — DESIGN.md §6, INV-MEM-50: is this row still good enough to place before a model
+// RecallQualityOK(a) — INV-MEM-50 (docs/design.md): is this row still good enough to place before a model
 // unasked? Not stale, not conflicted (superseded), status active (so not pending, archived or removed), and
 // never working state. The one definition: every arm of context/assemble.cypher includes this file where
 // the RECALL_QUALITY_OK placeholder stands (substituted once, at load time, by cypher.compose), beside the arm's

@@ -1,6 +1,6 @@
 // kind: clauses
 // Fragment RETENTION_TOP: the exact top n of an arm ranked by RetentionScore, without scoring every row
-// (context/assemble.cypher; issue 18). Included where the RETENTION_TOP placeholder stands (cypher.compose).
+// (context/assemble.cypher). Included where the RETENTION_TOP placeholder stands (cypher.compose).
 // Takes, bound by the retention arms' pipeline (it carries `arm`, `family`, `role` and `pool` through):
 //   lists  five lists of the arm's eligible rows (visibility and RecallQualityOK already asked), each the top
 //          `depth` by one property, descending: [recall_count, accessed_at, created_at, trust, updated_at]

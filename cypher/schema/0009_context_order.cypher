@@ -1,4 +1,4 @@
-// The context arms without sorting a scope (issue 18). Each arm of context/assemble.cypher reads its rows in
+// The context arms without sorting a scope. Each arm of context/assemble.cypher reads its rows in
 // the order it answers in, from a composite range index whose leading properties the arm binds by equality
 // (scope, family, kind where the arm has one, status = 'active' from RecallQualityOK) and whose last property
 // is the arm's sort key; Neo4j then walks the index backwards for `ORDER BY … DESC` and stops at the LIMIT.

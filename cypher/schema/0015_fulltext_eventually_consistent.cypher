@@ -1,6 +1,6 @@
-// The full-text index becomes eventually consistent (issue 18, part 2: "a save at the speed of a commit").
+// The full-text index becomes eventually consistent: a save at the speed of a commit.
 // A synchronous full-text index refreshes its Lucene searcher inside every committing transaction: measured,
-// that was most of a single save's commit (README, "A save's time, part by part"). Eventually consistent, the
+// that was most of a single save's commit (docs/benchmarks.md). Eventually consistent, the
 // index is brought up to date right after the commit, off the write path.
 // What reads it: only the Lucene branch of cypher/fragments/hybrid_rank.cypher (searches with the scope index
 // off); that branch first calls db.index.fulltext.awaitEventuallyConsistentIndexRefresh(), so a search still

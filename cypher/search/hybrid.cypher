@@ -1,6 +1,6 @@
 // Explicit search, hybrid-ranked (search/hybrid_rank.cypher: full-text + vector similarity when an embedder is
 // configured, fused by reciprocal rank, boosted by retention). Deliberately NOT behind RecallQualityOK: stale
-// and conflicted rows are returned with their flags (DESIGN.md §6). Pending rows and working state never (the
+// and conflicted rows are returned with their flags (docs/design.md). Pending rows and working state never (the
 // caller's $statuses and $families never name them). Each hit counts as a recall when $recall.
 // Params: those of search/hybrid_rank.cypher, plus $limit, $recall
 {{HYBRID_RANK}}

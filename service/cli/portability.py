@@ -84,7 +84,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 def _managed(args: argparse.Namespace) -> neo4j_local.LocalInstance | None:
     if Settings().neo4j_uri:
         console.print("NEO4J_URI is set: back up your own Neo4j on its server (`neo4j-admin database dump`), or "
-                      "export scopes with `cognition export scope ID` (README, Export, import and backup)")
+                      "export scopes with `cognition export scope ID` (docs/portability.md)")
         return None
     return neo4j_local.INSTANCES[args.instance]
 

@@ -1,4 +1,4 @@
-"""The write pipeline's screening gates, in their fixed order (DESIGN.md §4):
+"""The write pipeline's screening gates, in their fixed order (docs/security.md):
 
     validate (pydantic, before this module) → threat scan → content quality → write approval → embed → persist
 
@@ -7,7 +7,7 @@ threat and an engine-state dump reports the threat. Write approval is evaluated 
 transaction (cypher/artifact/save.cypher) against the scope's policy read in that same round trip.
 There is no parameter, setting or role that skips a gate.
 
-The threat scan has layers (DESIGN.md §4): invisible Unicode and pattern families refuse outright; then the
+The threat scan has layers: invisible Unicode and pattern families refuse outright; then the
 learned detector (service/gates/detector.py) scores each caller text long enough to judge
 (`detector.long_enough`: 40 characters, a CJK character counting three): at or
 above `refuse_at` the write is refused like any threat (rule `learned.injection`); at or above `hold_at` the

@@ -1,4 +1,4 @@
-"""Provenance: every write's `source` (DESIGN.md §4), and the read-time rule it feeds.
+"""Provenance: every write's `source` (docs/security.md), and the read-time rule it feeds.
 
 The default comes from the calling key's role: an operator writes as `user` (a person at the console), an
 agent as `agent`. A caller may declare a *less* trusted source (an agent relaying a tool result says `tool`),

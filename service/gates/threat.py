@@ -15,7 +15,7 @@ holds a line break, so line-anchored rules still work. On a hit the offset is
 the raw text's own match when it has one, else mapped back through a
 character-wise fold; if that does not reproduce the match, the offset is 0.
 
-Speed (issue 17): the NFKC + casefold is computed once and shared with the learned detector (`scan_normal`,
+Speed: the NFKC + casefold is computed once and shared with the learned detector (`scan_normal`,
 service/gates/normal.py); the whitespace fold, the view triggers and the literal prefilter's look-ups run in C (str
 and bytes methods); emoji presentation selectors and joiners that the invisible-Unicode loop would pass are passed
 by its regex. Each shortcut gives exactly the answer of the code it replaced (the same hit, the same offset), held

@@ -53,7 +53,7 @@ class Embedder(Protocol):
 class QueryEmbedder(Embedder, Protocol):
     """An embedder trained with two roles (e5: `query: ` / `passage: ` prefixes): `embed` for stored texts,
     `embed_query` for search queries. Mixing the roles up costs such a model much of its recall (measured on
-    the LoCoMo dev split: see the README's recall table)."""
+    the LoCoMo dev split: docs/context-and-ranking.md)."""
 
     def embed_query(self, texts: Sequence[str]) -> list[list[float]]: ...
 

@@ -1,7 +1,7 @@
 """Hybrid ranking for explicit search and the context's `relevant_memories` arm, and the composer that puts
 shared Cypher fragments into the queries that use them.
 
-Ranking (DESIGN.md §6) — the Cypher is `cypher/search/hybrid_rank.cypher`, mirrored here by `fuse`:
+Ranking — the Cypher is `cypher/search/hybrid_rank.cypher`, mirrored here by `fuse`:
 
 1. **Full-text ranking.** Neo4j's `artifact_text` index (cjk analyzer: Chinese bigrams, Latin words) with
    the scope, families and statuses inside the Lucene query; the top `fetch` hits by Lucene score get ranks
@@ -25,7 +25,7 @@ Ranking (DESIGN.md §6) — the Cypher is `cypher/search/hybrid_rank.cypher`, mi
 
 Why exact vector search over the scope rather than `db.index.vector.queryNodes`: the ANN index is global
 (all tenants), Neo4j 5.26 cannot filter it by scope, so the only scoped use is over-fetch-then-filter, whose
-recall collapses when the scope is a small part of the store (measured: see the README's *Ranking* section).
+recall collapses when the scope is a small part of the store (measured: docs/context-and-ranking.md).
 A memory scope is small (thousands of rows), where the exact scan is fast and never misses. The vector index
 (created at start-up, service/search/embedding.py) stays for analysts and for a future per-scope ANN path.
 
@@ -89,10 +89,10 @@ class RankingParams:
     # Lucene `artifact_text` index and the Cypher vector scan (index-wide term statistics).
     scope_index: bool = True
     # Episodic memories: the weight of the neighbouring episodes' scores (service/search/scope_index.py).
-    neighbour_weight: float = 0.5   # measured on the LoCoMo dev split: 0.684 -> 0.761 hit@10 (README)
+    neighbour_weight: float = 0.5   # measured on the LoCoMo dev split: 0.684 -> 0.761 hit@10
     neighbour_weight_vec: float = 0.0
     # … and of the episodes two away: ±2 turns, halving per turn (dev split 0.761 -> 0.795 hit@10, every
-    # conversation up; README, "Recall on real conversations").
+    # conversation up; docs/context-and-ranking.md).
     neighbour_weight_2: float = 0.25
     fetch_floor: int = 30        # each ranking contributes at least this many candidates
     fetch_per_result: int = 4    # … or this many per requested result

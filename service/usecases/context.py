@@ -1,5 +1,5 @@
 """The context endpoint's use case: automatic injection through three surfaces and nine named arms
-(DESIGN.md §6, INV-MEM-50), assembled in ONE Cypher query — `cypher/context/assemble.cypher` — so one call is
+(INV-MEM-50, docs/design.md), assembled in ONE Cypher query — `cypher/context/assemble.cypher` — so one call is
 one round trip and one transaction (a consistent read: no arm sees a row another arm has already lost).
 
 Surfaces and arms (the default limit in brackets; a request may set each arm's limit, 0–100):
@@ -33,7 +33,7 @@ The selected rows are locked and RecallQualityOK asked again under the lock, so 
 concurrently can never slip a row that is already conflicted into the answer; what is returned counts as a
 recall (recall_count + 1, accessed_at = now) in the same transaction.
 
-No arm reads all its rows (issue 18; README "The context call's speed"): the eager arms walk composite range
+No arm reads all its rows (docs/context-and-ranking.md): the eager arms walk composite range
 indexes in their order, the retention arms rank five index-ordered lists of `FIRST_CANDIDATES` rows and prove
 the answer exact, or read them `CANDIDATES` long and prove it, or fall back to scoring every row; the four
 retention arms share one pipeline, written once, which keeps the query quick to plan. The query it replaced is

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,14 +21,13 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from fastapi.testclient import TestClient
 
 from graph.driver import Neo4jConfig
 from service import neo4j_local
-from service.http.app import create_app
 from service.settings import Settings
 from tests.conftest import BOOTSTRAP_KEY, bearer
+from tests.served import InThread
 
 CHROMIUM = os.environ.get("COGNITION_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -55,20 +53,8 @@ def served(settings: Settings, neo4j_config: Neo4jConfig, client: TestClient) ->
     """The service on the port the test instance's Browser loads its guide from (a real HTTP server)."""
     if neo4j_local.instance_for(neo4j_config.uri) is not INST:
         pytest.skip("needs the managed test instance: its Browser is what is tested")
-    app = create_app(settings.model_copy(update={"port": INST.service_port, "apply_schema_on_start": False}))
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=INST.service_port, log_level="warning",
-                                           access_log=False))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, f"the service did not start on {INST.service_port}"
-        time.sleep(0.1)
-    try:
-        yield f"http://127.0.0.1:{INST.service_port}"
-    finally:
-        server.should_exit = True
-        thread.join(15)
+    with InThread(settings.model_copy(update={"apply_schema_on_start": False}), port=INST.service_port) as url:
+        yield url
 
 
 def _archived_through_a_broken_reference(api: httpx.Client, scope: dict[str, Any]) -> dict[str, str]:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import unique
-from tests.integration.served import Served
+from tests.served import Served
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVER_MODULES = ("fastapi", "starlette", "neo4j", "numpy", "uvicorn", "mcp", "prometheus_client", "service",

@@ -21,7 +21,7 @@ from neo4j import Driver
 
 from graph.driver import Neo4jConfig
 from tests.conftest import MintKey, unique
-from tests.integration.served import Served
+from tests.served import Served
 
 Edges = Counter[tuple[str, str, str]]
 

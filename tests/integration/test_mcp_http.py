@@ -1,22 +1,19 @@
-"""The MCP server as an MCP client meets it: `cognition serve` started as its own process (against the test
-Neo4j, on a free port), a real MCP client over streamable HTTP at `/mcp`, the API key as the bearer token."""
+"""The MCP server as an MCP client meets it: the served process (`cognition serve` in a subprocess, against the
+test Neo4j), a real MCP client over streamable HTTP at `/mcp`, the API key as the bearer token."""
 
 from __future__ import annotations
 
 import asyncio
 import os
-import socket
 import subprocess
 import sys
-import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
 import httpx2
 import pytest
-from fastapi.testclient import TestClient
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult
@@ -24,101 +21,64 @@ from mcp_types import CallToolResult
 from graph.driver import Neo4jConfig
 from tests.conftest import BOOTSTRAP_KEY, unique
 from tests.integration.test_mcp import INJECTION, TOOLS, ok, refused
-
-STARTUP_TIMEOUT = 180.0  # s; the machine is shared, and the app applies the schema on start
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+from tests.served import Served
 
 
 @pytest.fixture(scope="module")
-def served(neo4j_config: Neo4jConfig, client: TestClient, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The base URL of a `cognition serve` process of its own (killed at the end)."""
-    port = free_port()
-    log = tmp_path_factory.mktemp("served") / "serve.log"
-    env = {**os.environ, "NEO4J_URI": neo4j_config.uri, "NEO4J_USER": neo4j_config.user,
-           "NEO4J_PASSWORD": neo4j_config.password, "NEO4J_DATABASE": neo4j_config.database,
-           "COGNITION_BOOTSTRAP_KEY": BOOTSTRAP_KEY, "COGNITION_HOST": "127.0.0.1", "COGNITION_PORT": str(port)}
-    with log.open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve"], env=env, stdout=out,
-                                stderr=subprocess.STDOUT, cwd=Path(__file__).resolve().parents[2])
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + STARTUP_TIMEOUT
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"cognition serve exited ({proc.returncode}):\n{log.read_text()[-3000:]}")
-            try:
-                if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"cognition serve not healthy after {STARTUP_TIMEOUT}s:\n{log.read_text()[-3000:]}")
-            time.sleep(0.5)
-        yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+def base(served: Served) -> str:
+    """The base URL of the session's served process (tests/integration/conftest.py)."""
+    return served.url
 
 
-def api(served: str, method: str, path: str, key: str = BOOTSTRAP_KEY, **kw: Any) -> httpx.Response:
-    return httpx.request(method, served + path, headers={"Authorization": f"Bearer {key}"}, timeout=30, **kw)
+def api(base: str, method: str, path: str, key: str = BOOTSTRAP_KEY, **kw: Any) -> httpx.Response:
+    return httpx.request(method, base + path, headers={"Authorization": f"Bearer {key}"}, timeout=30, **kw)
 
 
 @pytest.fixture(scope="module")
-def tenant_http(served: str) -> dict[str, Any]:
+def tenant_http(base: str) -> dict[str, Any]:
     """A namespace with one scope and an agent key, made through the served process."""
     ns = unique("ns")
-    r = api(served, "POST", "/v1/scopes", json={"namespace": ns, "cognitive_owner": "o", "name": "main"})
+    r = api(base, "POST", "/v1/scopes", json={"namespace": ns, "cognitive_owner": "o", "name": "main"})
     assert r.status_code == 201, r.text
-    k = api(served, "POST", "/v1/keys", json={"namespaces": [ns], "role": "agent"})
+    k = api(base, "POST", "/v1/keys", json={"namespaces": [ns], "role": "agent"})
     assert k.status_code == 201, k.text
     return {"namespace": ns, "scope": r.json(), "key": k.json()["key"], "key_id": k.json()["id"]}
 
 
-def over_http(served: str, key: str, fn: Callable[[Client], Awaitable[Any]], mode: Any = "auto") -> Any:
+def over_http(base: str, key: str, fn: Callable[[Client], Awaitable[Any]], mode: Any = "auto") -> Any:
     async def main() -> Any:
         async with (httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"}, timeout=300) as http,
-                    Client(streamable_http_client(f"{served}/mcp", http_client=http), mode=mode) as c):
+                    Client(streamable_http_client(f"{base}/mcp", http_client=http), mode=mode) as c):
             return await fn(c)
 
     return asyncio.run(main())
 
 
-def call(served: str, key: str, tool: str, **args: Any) -> CallToolResult:
+def call(base: str, key: str, tool: str, **args: Any) -> CallToolResult:
     async def fn(c: Client) -> CallToolResult:
         return await c.call_tool(tool, args)
 
-    result: CallToolResult = over_http(served, key, fn)
+    result: CallToolResult = over_http(base, key, fn)
     return result
 
 
-def test_mcp_needs_a_valid_bearer(served: str) -> None:
+def test_mcp_needs_a_valid_bearer(base: str) -> None:
     init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
             "params": {"protocolVersion": "2025-06-18", "capabilities": {},
                        "clientInfo": {"name": "t", "version": "0"}}}
     for headers in ({}, {"Authorization": "Bearer cog_nope"}, {"Authorization": f"Basic {BOOTSTRAP_KEY}"}):
         for method in ("POST", "GET", "DELETE"):
-            r = httpx.request(method, f"{served}/mcp", json=init if method == "POST" else None,
+            r = httpx.request(method, f"{base}/mcp", json=init if method == "POST" else None,
                               headers={"Accept": "application/json, text/event-stream", **headers}, timeout=30)
             assert r.status_code == 401, (method, headers, r.text)
             assert r.json()["code"] == "unauthenticated" and r.headers["WWW-Authenticate"] == "Bearer"
     # and a real client without a key cannot even connect
     with pytest.raises(Exception):  # noqa: B017  (the SDK's own error type for a refused connection)
-        over_http(served, "", lambda c: c.list_tools())
+        over_http(base, "", lambda c: c.list_tools())
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])  # the 2026 protocol (discover) and the initialize handshake
-def test_a_real_client_saves_recalls_and_explains(served: str, tenant_http: dict[str, Any], mode: str) -> None:
+def test_a_real_client_saves_recalls_and_explains(base: str, tenant_http: dict[str, Any], mode: str) -> None:
     key, sid = tenant_http["key"], tenant_http["scope"]["id"]
     word = unique("kiwi").replace("-", "")
 
@@ -131,7 +91,7 @@ def test_a_real_client_saves_recalls_and_explains(served: str, tenant_http: dict
         hits = ok(await c.call_tool("search", {"scope_id": sid, "query": word}))["items"]
         return {"tools": tools, "saved": saved, "arms": arms, "why": why, "hits": hits}
 
-    out = over_http(served, key, session, mode)
+    out = over_http(base, key, session, mode)
     assert set(out["tools"]) == TOOLS and out["tools"]["forget"].annotations.destructive_hint is True
     mid = out["saved"]["id"]
     assert out["saved"]["status"] == "active" and out["saved"]["kind"] == "instruction"
@@ -140,31 +100,31 @@ def test_a_real_client_saves_recalls_and_explains(served: str, tenant_http: dict
     assert out["why"] == {"id": mid, "scope_id": sid, "family": "memory", "status": "active", "decisions": []}
     assert [h["id"] for h in out["hits"]] == [mid]
     # the same record, seen through the HTTP API of the same process
-    r = api(served, "GET", f"/v1/scopes/{sid}/memories/{mid}", key)
+    r = api(base, "GET", f"/v1/scopes/{sid}/memories/{mid}", key)
     assert r.status_code == 200 and r.json()["content"] == f"always answer in {word}"
 
 
-def test_tenancy_and_gates_hold_over_http(served: str, tenant_http: dict[str, Any]) -> None:
+def test_tenancy_and_gates_hold_over_http(base: str, tenant_http: dict[str, Any]) -> None:
     sid = tenant_http["scope"]["id"]
     other = unique("ns")
-    k = api(served, "POST", "/v1/keys", json={"namespaces": [other], "role": "agent"}).json()["key"]
-    refused(call(served, k, "save_memory", scope_id=sid, content="planted"), "scope_not_found")
-    refused(call(served, k, "recall", scope_id=sid, query="kiwi"), "scope_not_found")
-    assert ok(call(served, k, "list_scopes"))["items"] == []
-    body = refused(call(served, tenant_http["key"], "save_memory", scope_id=sid, content=INJECTION),
+    k = api(base, "POST", "/v1/keys", json={"namespaces": [other], "role": "agent"}).json()["key"]
+    refused(call(base, k, "save_memory", scope_id=sid, content="planted"), "scope_not_found")
+    refused(call(base, k, "recall", scope_id=sid, query="kiwi"), "scope_not_found")
+    assert ok(call(base, k, "list_scopes"))["items"] == []
+    body = refused(call(base, tenant_http["key"], "save_memory", scope_id=sid, content=INJECTION),
                    "threat_pattern_detected")
     assert body["rule_id"] and INJECTION not in str(body)
-    listed = api(served, "GET", f"/v1/scopes/{sid}/memories", tenant_http["key"]).json()["items"]
+    listed = api(base, "GET", f"/v1/scopes/{sid}/memories", tenant_http["key"]).json()["items"]
     assert all("planted" not in m["content"] and "Ignore all" not in m["content"] for m in listed)
 
 
-def test_a_revoked_key_is_refused_at_once(served: str, tenant_http: dict[str, Any]) -> None:
-    k = api(served, "POST", "/v1/keys", json={"namespaces": [tenant_http["namespace"]], "role": "auditor"}).json()
-    assert ok(call(served, k["key"], "list_scopes"))["key"]["role"] == "auditor"
-    refused(call(served, k["key"], "save_memory", scope_id=tenant_http["scope"]["id"], content="x"),
+def test_a_revoked_key_is_refused_at_once(base: str, tenant_http: dict[str, Any]) -> None:
+    k = api(base, "POST", "/v1/keys", json={"namespaces": [tenant_http["namespace"]], "role": "auditor"}).json()
+    assert ok(call(base, k["key"], "list_scopes"))["key"]["role"] == "auditor"
+    refused(call(base, k["key"], "save_memory", scope_id=tenant_http["scope"]["id"], content="x"),
             "forbidden_role")
-    assert api(served, "DELETE", f"/v1/keys/{k['id']}").status_code == 200
-    r = httpx.post(f"{served}/mcp", json={}, headers={"Authorization": f"Bearer {k['key']}"}, timeout=30)
+    assert api(base, "DELETE", f"/v1/keys/{k['id']}").status_code == 200
+    r = httpx.post(f"{base}/mcp", json={}, headers={"Authorization": f"Bearer {k['key']}"}, timeout=30)
     assert r.status_code == 401 and r.json()["code"] == "unauthenticated"
 
 

@@ -12,15 +12,11 @@ enum values and wrong types (422 naming the field)."""
 from __future__ import annotations
 
 import contextlib
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import schemathesis
-import uvicorn
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -31,30 +27,16 @@ from cognition.schemas.records import MAX_BATCH, MAX_CONTENT
 from service.http.app import create_app
 from service.settings import Settings
 from tests.conftest import BOOTSTRAP_KEY, unique
+from tests.served import InThread
 
 MAX_BODY = 1024 * 1024  # a smaller body limit for this server, so the 413 test stays cheap
 
 
 @pytest.fixture(scope="module")
 def live_server(settings: Settings) -> Iterator[str]:
-    """The app on a real socket (its own lifespan, driver and caches)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server_settings = settings.model_copy(update={"max_body_bytes": MAX_BODY, "apply_schema_on_start": False})
-    server = uvicorn.Server(uvicorn.Config(create_app(server_settings), host="127.0.0.1", port=port,
-                                           log_level="warning", access_log=False, lifespan="on"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the test server did not start"
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=30)
+    """The app on a real socket (its own lifespan, driver and caches), with a smaller body limit."""
+    with InThread(settings.model_copy(update={"max_body_bytes": MAX_BODY, "apply_schema_on_start": False})) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

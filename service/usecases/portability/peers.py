@@ -1,6 +1,6 @@
 """Importers from other memory systems: each turns the peer's own export into a `.cogx.jsonl` file
 (service/usecases/portability/format.py), which then goes through the one import path (manifest, gates, one
-transaction) like any export. The mappings are documented in the README ("Export, import and backup").
+transaction) like any export. The mappings are documented in docs/portability.md.
 
 - `mem0` (mem0ai/mem0 2.0.18, `Memory.get_all()` / `MemoryClient.get_all()`: `{"results": [MemoryItem…]}`; a bare
   list and the platform export's `{"memories": […]}` are read too): each item is one memory.

@@ -1,9 +1,9 @@
-"""Faults: Neo4j restarts while clients keep saving. (Named to run last: it stops the throwaway server.)
+"""Faults: Neo4j restarts while clients keep saving (a `neo4j_restart` test: it runs after every other test).
 
-While Neo4j is down the service answers 503 `neo4j_unavailable` — never a 500 — and it recovers by itself
-when Neo4j returns. Every save the clients saw acknowledged (2xx) exists exactly once afterwards, checked
-against the recorded history; retrying the unacknowledged ones with their Idempotency-Key converges to
-exactly one record per key."""
+While Neo4j is down the service answers 503 `neo4j_unavailable` — never a 500, health and readiness included —
+and it recovers by itself when Neo4j returns. Every save the clients saw acknowledged (2xx) exists exactly once
+afterwards, checked against the recorded history; retrying the unacknowledged ones with their Idempotency-Key
+converges to exactly one record per key."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from neo4j import Driver
 from graph.driver import Graph, Neo4jConfig
 from graph.errors import CognitionError
 from service import neo4j_local
+from service.wire import status_of
 
 WRITERS = 4
 MAX_PER_WRITER = 400  # bounded, whatever happens
@@ -62,7 +63,7 @@ def _pass_in_flight(cfg: Neo4jConfig, started: threading.Event, outcome: list[tu
             await graph.autocommit(PASS_SHAPED)
             outcome.append((200, "finished before the stop"))
         except CognitionError as exc:
-            outcome.append((exc.status, exc.code))
+            outcome.append((status_of(exc), exc.code))
         finally:
             await graph.close()
     asyncio.run(run())
@@ -81,7 +82,7 @@ def test_an_unmapped_database_error_with_the_database_up_stays_a_500_and_logs_it
         raise AssertionError("the query ran")
     with caplog.at_level("ERROR", logger="cognition.graph"):
         err = asyncio.run(run())
-    assert (err.status, err.code) == (500, "internal_error")  # a bug is not an outage: no 503, no retry loop
+    assert (status_of(err), err.code) == (500, "internal_error")  # a bug is not an outage: no 503, no retry loop
     assert any("Neo.ClientError.Procedure.ProcedureNotFound" in r.getMessage() for r in caplog.records)
 
 
@@ -90,6 +91,7 @@ def test_an_unmapped_database_error_with_the_database_up_stays_a_500_and_logs_it
 def test_acknowledged_saves_survive_a_neo4j_restart_exactly_once(client: TestClient, scope: dict[str, Any],
                                                                   raw: Driver, neo4j_config: Neo4jConfig) -> None:
     url = f"/v1/scopes/{scope['id']}/memories"
+    assert client.get("/healthz").json() == {"status": "ok", "neo4j": "up"}
     started, in_flight = threading.Event(), list[tuple[int, str]]()
     pass_thread = threading.Thread(target=_pass_in_flight, args=(neo4j_config, started, in_flight), daemon=True)
     pass_thread.start()
@@ -121,9 +123,16 @@ def test_acknowledged_saves_survive_a_neo4j_restart_exactly_once(client: TestCli
         down = client.get(f"/v1/scopes/{scope['id']}/memories")
         assert down.status_code == 503 and down.json()["code"] == "neo4j_unavailable", down.text
         assert down.headers.get("retry-after") == "1"
+        # Health follows Neo4j: 503 while it is stopped (it was 200 before), 200 again once it is back (below).
+        health = client.get("/healthz")
+        assert health.status_code == 503 and health.json()["code"] == "neo4j_unavailable", health.text
+        assert client.get("/readyz").status_code == 503
     finally:
         neo4j_local.start(inst)
     restarted_at = time.monotonic()
+    while client.get("/healthz").status_code != 200:
+        assert time.monotonic() < restarted_at + 60, "the service's health did not recover after Neo4j came back"
+        time.sleep(0.5)
     deadline = restarted_at + 90
     while time.monotonic() < deadline:  # the service recovers by itself: saves succeed again
         with lock:

@@ -1,55 +1,38 @@
-"""`cognition backup` / `cognition restore` of a managed local Neo4j, on a dedicated instance of its own (ports
-19290/19091 unless COGNITION_BACKUP_TEST_PORTS says otherwise), so the shared test server is never stopped:
-a dump taken of a store with a scope in it, loaded after the store was changed, brings the scope back exactly
-and the service's invariants trigger (kept in the `system` database) still holds."""
+"""`cognition backup` / `cognition restore` of the managed test instance: a dump taken of a store with a scope in
+it, loaded after the store was changed, brings the scope back exactly, and the service's invariants trigger (kept
+in the `system` database) still holds. Both stop and start the server, so this runs with the other
+`neo4j_restart` tests, after every other test (tests/integration/conftest.py); the restore leaves the store as the
+dump had it, which no later test reads."""
 
 from __future__ import annotations
 
+import asyncio
 import os
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from neo4j import GraphDatabase
 
 from graph.driver import Graph, Neo4jConfig
-from graph.schema import apply_schema
 from service import cli, neo4j_local
 from service.usecases.runtime import Runtime
 from service.usecases.scopes import create_scope
 
-bolt, http = (int(p) for p in os.environ.get("COGNITION_BACKUP_TEST_PORTS", "19290,19091").split(","))
-INSTANCE = neo4j_local.LocalInstance("backup-test", bolt, http, os.environ.get("COGNITION_NEO4J_HEAP", "512m"), "128m")
+INSTANCE = neo4j_local.TEST_INSTANCE
 
 
-@pytest.fixture
-def instance(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[neo4j_local.LocalInstance, str]]:
-    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
-        pytest.skip("backup/restore runs a managed Neo4j: needs Java 17 or 21 "
-                    "(apt-get install openjdk-17-jre-headless)")
-    monkeypatch.delenv("NEO4J_URI", raising=False)
+@pytest.mark.neo4j_restart
+@pytest.mark.skipif(bool(os.environ.get("COGNITION_TEST_NEO4J_URI")),
+                    reason="backs up the managed test instance (unset COGNITION_TEST_NEO4J_URI)")
+def test_backup_then_restore_brings_the_store_back(neo4j_config: Neo4jConfig, client: object, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    inst, password, cfg = INSTANCE, neo4j_config.password, neo4j_config  # `client`: the schema is applied
+    monkeypatch.delenv("NEO4J_URI", raising=False)  # the commands act on the managed instance
     monkeypatch.delenv("NEO4J_PASSWORD", raising=False)
-    monkeypatch.setitem(neo4j_local.INSTANCES, INSTANCE.name, INSTANCE)  # `--instance backup-test`
-    password = neo4j_local.start(INSTANCE, fresh=True)
-    try:
-        yield INSTANCE, password
-    finally:
-        neo4j_local.stop(INSTANCE)
-        shutil.rmtree(INSTANCE.root, ignore_errors=True)
-
-
-def test_backup_then_restore_brings_the_store_back(instance: tuple[neo4j_local.LocalInstance, str],
-                                                   tmp_path: Path) -> None:
-    import asyncio
-
-    inst, password = instance
-    cfg = Neo4jConfig(inst.uri, "neo4j", password)
 
     async def setup() -> str:
         graph = Graph.connect(cfg)
         try:
-            await apply_schema(graph)
             scope = await create_scope(Runtime(graph), namespace="bk", cognitive_owner="o", name="kept", actor="test")
             return str(scope["id"])
         finally:
