@@ -1,7 +1,7 @@
 // Context: the arms of one recall surface for one scope, assembled in ONE query (one round trip, one
 // transaction). The arms (defined in service/usecases/context.py; docs/design.md):
 //   eager      constraints, instructions, environment, preferences, recent_episodes
-//   lazy       relevant_memories (query-driven: search/hybrid_rank.cypher), knowledge, skills
+//   lazy       relevant_memories (query-driven: fragments/hybrid_rank.cypher), knowledge, skills
 //   cold start profile
 // Every arm asks two questions: visibility (a.scope_id = $scope_id) and RecallQualityOK (one definition,
 // fragments/recall_quality_ok.cypher, included where its placeholder stands). The selected rows are then
@@ -26,7 +26,7 @@
 // - the lock tail reads, under the lock, only the properties RecallQualityOK and the count need.
 // Params: $scope_id, $arms (map arm -> requested), $limits (map arm -> n), $now, $w (retention weights),
 //         $cand_first, $cand (the lengths of the retention lists, first and second reading),
-//         and those of search/hybrid_rank.cypher for relevant_memories ($families = ['memory'], $statuses = ['active'])
+//         and those of fragments/hybrid_rank.cypher for relevant_memories ($families = ['memory'], $statuses = ['active'])
 OPTIONAL MATCH (s:Scope {id: $scope_id}) WHERE s.deleting IS NULL
 OPTIONAL CALL (s) {
   // constraints: memories of kind constraint; most trusted first, then most recently updated

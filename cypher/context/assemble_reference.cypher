@@ -4,7 +4,7 @@
 // Context: the arms of one recall surface for one scope, assembled in ONE query (one round trip, one
 // transaction). The arms (defined in service/usecases/context.py; docs/design.md):
 //   eager      constraints, instructions, environment, preferences, recent_episodes
-//   lazy       relevant_memories (query-driven: search/hybrid_rank.cypher), knowledge, skills
+//   lazy       relevant_memories (query-driven: fragments/hybrid_rank.cypher), knowledge, skills
 //   cold start profile
 // Every arm asks two questions: visibility (a.scope_id = $scope_id) and RecallQualityOK (one definition,
 // fragments/recall_quality_ok.cypher, included where its placeholder stands). The selected rows are then
@@ -12,7 +12,7 @@
 // commits between selection and lock would otherwise slip through); what survives counts as a recall
 // (recall_count + 1, accessed_at = $now) in this same transaction.
 // Params: $scope_id, $arms (map arm -> requested), $limits (map arm -> n), $now, $w (retention weights),
-//         and those of search/hybrid_rank.cypher for relevant_memories ($families = ['memory'], $statuses = ['active'])
+//         and those of fragments/hybrid_rank.cypher for relevant_memories ($families = ['memory'], $statuses = ['active'])
 OPTIONAL MATCH (s:Scope {id: $scope_id}) WHERE s.deleting IS NULL
 OPTIONAL CALL (s) {
   // constraints: memories of kind constraint; most trusted first, then most recently updated

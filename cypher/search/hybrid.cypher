@@ -1,8 +1,8 @@
-// Explicit search, hybrid-ranked (search/hybrid_rank.cypher: full-text + vector similarity when an embedder is
+// Explicit search, hybrid-ranked (fragments/hybrid_rank.cypher: full-text + vector similarity when an embedder is
 // configured, fused by reciprocal rank, boosted by retention). Deliberately NOT behind RecallQualityOK: stale
 // and conflicted rows are returned with their flags (docs/design.md). Pending rows and working state never (the
 // caller's $statuses and $families never name them). Each hit counts as a recall when $recall.
-// Params: those of search/hybrid_rank.cypher, plus $limit, $recall
+// Params: those of fragments/hybrid_rank.cypher, plus $limit, $recall
 {{HYBRID_RANK}}
 // Concurrency rule (lock by write, then read; see artifact/update.cypher): when hits count as recalls, each is
 // locked by a write and incremented from the value read after the lock, so concurrent searches never lose a

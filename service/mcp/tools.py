@@ -1,4 +1,4 @@
-"""What each MCP tool does, on the same service layer as the HTTP routes (service/api/): the same use cases,
+"""What each MCP tool does, on the use cases the HTTP routes call (service/http/routes/): the same use cases,
 the same write pipeline, the same public shapes. Tenancy and roles are checked before these run
 (service/mcp/server.py); here only the work and the caps that keep an answer small enough for a model.
 

@@ -1,7 +1,7 @@
 """Hybrid ranking for explicit search and the context's `relevant_memories` arm, and the composer that puts
 shared Cypher fragments into the queries that use them.
 
-Ranking — the Cypher is `cypher/search/hybrid_rank.cypher`, mirrored here by `fuse`:
+Ranking — the Cypher is `cypher/fragments/hybrid_rank.cypher`, mirrored here by `fuse`:
 
 1. **Full-text ranking.** Neo4j's `artifact_text` index (cjk analyzer: Chinese bigrams, Latin words) with
    the scope, families and statuses inside the Lucene query; the top `fetch` hits by Lucene score get ranks
@@ -110,7 +110,7 @@ DEFAULT = RankingParams()
 
 def fused_score(ft_rank: int | None, vec_rank: int | None, retention: float,
                 params: RankingParams = DEFAULT) -> float:
-    """The final score, exactly as search/hybrid_rank.cypher computes it."""
+    """The final score, exactly as fragments/hybrid_rank.cypher computes it."""
     k = params.rrf_k
     fused = (params.w_ft / (k + ft_rank) if ft_rank is not None else 0.0) + (
         params.w_vec / (k + vec_rank) if vec_rank is not None else 0.0)
@@ -138,7 +138,7 @@ def hybrid_params(*, lucene: str | None, qvec: list[float] | None, model: str | 
                   kind: str | None = None, tier: str | None = None, tag: str | None = None,
                   params: RankingParams = DEFAULT, min_cosine: float = 0.2,
                   ft_ids: list[str] | None = None, vec_ids: list[str] | None = None) -> dict[str, Any]:
-    """The parameters of search/hybrid_rank.cypher (`ft_ids` / `vec_ids`: rankings made by the scope index,
+    """The parameters of fragments/hybrid_rank.cypher (`ft_ids` / `vec_ids`: rankings made by the scope index,
     which take the place of the Lucene query and the Cypher vector scan). The query's own inputs travel in one
     map, `q`: Neo4j caches a plan per parameter type and size class, so as separate parameters a null, an empty
     list and lists of 5 or 30 ids each cost the query a plan of its own (seconds for the context query)."""

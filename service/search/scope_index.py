@@ -19,7 +19,7 @@ hold with that stamp are read again, whole, by id (search/scope_rows.cypher), so
 again on every search of the minute after it. Anything else (a row committed out of order, a vector, a delta
 larger than a quarter of the copy) reloads the scope (search/scope_corpus.cypher). A save followed by a search at
 100,000 memories was a 12 s reload; it is now one small delta. Status, kind, tier and tags are not copied:
-search/hybrid_rank.cypher filters them on the live nodes, so an approval, an archive or a digest pass never needs
+fragments/hybrid_rank.cypher filters them on the live nodes, so an approval, an archive or a digest pass never needs
 a reload.
 
 Ranking, given the query's tokens and (optionally) its vector:
