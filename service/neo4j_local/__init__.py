@@ -321,7 +321,8 @@ def start(inst: LocalInstance, *, fresh: bool = False, timeout: float = 180.0, g
     password = password_for(inst)
     if status(inst) is None:
         if not (inst.data_dir / "dbms" / "auth.ini").exists():
-            proc = _launcher(inst, "Neo4jAdminCommand", "dbms", "set-initial-password", password)
+            # `--`: a password may begin with "-" (a generated one does, one time in 64), not an option.
+            proc = _launcher(inst, "Neo4jAdminCommand", "dbms", "set-initial-password", "--", password)
             if proc.returncode != 0:
                 raise LocalNeo4jError(f"set-initial-password failed: {proc.stderr[-2000:]}")
         _say(f"starting Neo4j {NEO4J_VERSION} ({inst.name}) on {inst.uri}, http://127.0.0.1:{inst.http_port}")
