@@ -9,6 +9,9 @@ import re
 from datetime import datetime
 from typing import Any
 
+from pydantic import TypeAdapter
+
+from cognition.schemas.records import ArtifactPublic
 from graph.errors import (
     CognitionError,
     Conflict,
@@ -18,6 +21,7 @@ from graph.errors import (
     PreconditionFailed,
     Unavailable,
 )
+from graph.model import Artifact, Family
 from service.usecases.access import Unauthenticated
 
 
@@ -127,3 +131,14 @@ def bearer(value: str | None) -> str | None:
     if scheme.lower() != "bearer":
         return None
     return credentials.strip() or None
+
+
+_public: TypeAdapter[Any] = TypeAdapter(ArtifactPublic)
+
+
+def public(art: Artifact) -> Any:
+    """A stored artifact in its public shape (knowledge's content is its body), for HTTP and MCP alike."""
+    data = art.model_dump()
+    if art.family is Family.knowledge:
+        data["body"] = data.pop("content")
+    return _public.validate_python(data)

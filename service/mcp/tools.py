@@ -16,13 +16,12 @@ from cognition.schemas.records import History, MemoryCreate, MemoryUpdate
 from cognition.schemas.vocabulary import DEFAULT_LIMITS
 from graph.errors import Invalid
 from graph.model import Artifact, Family
-from service.http.routes.artifacts import public
 from service.usecases import artifacts as use
 from service.usecases import context, scopes
 from service.usecases.access import Principal
 from service.usecases.drafts import change_of, draft_of
 from service.usecases.runtime import Runtime
-from service.wire import decode_cursor, encode_cursor, invalid_cursor, pair_position
+from service.wire import decode_cursor, encode_cursor, invalid_cursor, pair_position, public
 
 PREVIEW_CHARS = 2000  # per long text field in a list answer
 MAX_SEARCH = 25

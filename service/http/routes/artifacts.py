@@ -41,7 +41,7 @@ from service.usecases import artifacts as use
 from service.usecases.access import Principal
 from service.usecases.drafts import change_of, draft_of
 from service.usecases.runtime import Runtime
-from service.wire import etag, if_match_revision, list_cursor, list_position
+from service.wire import etag, if_match_revision, list_cursor, list_position, public
 
 ScopeId = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9-]+$")]
 ItemId = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9-]+$")]
@@ -49,15 +49,7 @@ IfMatch = Annotated[str | None, Header(description="the ETag of the revision bei
 IdempotencyKey = Annotated[str | None, Header(min_length=1, max_length=200,
                                               description="a retried save with the same key writes once")]
 
-_public: TypeAdapter[Any] = TypeAdapter(ArtifactPublic)
 _hit: TypeAdapter[Any] = TypeAdapter(SearchHit)
-
-
-def public(art: Artifact) -> Any:
-    data = art.model_dump()
-    if art.family is Family.knowledge:
-        data["body"] = data.pop("content")
-    return _public.validate_python(data)
 
 
 def _hit_of(art: Artifact, score: float) -> Any:

@@ -8,8 +8,8 @@ from fastapi import APIRouter, Path
 from cognition.schemas.context import ContextRequest, ContextResponse
 from service.http.deps import RuntimeDep
 from service.http.errors import error_responses
-from service.http.routes.artifacts import public
 from service.usecases import context as use
+from service.wire import public
 
 ScopeId = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9-]+$")]
 router = APIRouter(prefix="/v1/scopes/{scope_id}", tags=["context"])
