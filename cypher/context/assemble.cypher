@@ -11,48 +11,53 @@
 //
 // Speed: no arm reads all its rows, and each answers exactly the rows, in the order, of the query
 // this one replaced (context/assemble_reference.cypher, the tests' oracle):
-// - constraints, instructions, environment, recent_episodes walk a composite range index (schema/0009)
-//   backwards in the arm's order and stop at the limit. `a.trust` stands for the old `coalesce(a.trust, 0.5)`:
-//   every artifact has a trust (the service always writes one; schema/0009 repaired older rows).
+// - constraints, instructions, environment, recent_episodes walk a composite range index (schema/0009, 0017)
+//   backwards in the arm's order, id last (ties broken by id ↓, so rows that tie on the sort key, as a bulk
+//   import leaves them, are not all read to be sorted), and stop at the limit. `a.trust` stands for the old
+//   `coalesce(a.trust, 0.5)`: every artifact has a trust (the service always writes one; schema/0009 repaired
+//   older rows).
 // - preferences, knowledge, skills, profile rank by RetentionScore, which never falls when recall_count,
 //   accessed_at, created_at or trust rises (digest/retention.py). Each reads five index-ordered lists of its
-//   eligible rows (the top $cand_first by each of those four and by updated_at, its tie-break) and ranks only
-//   their union; fragments/retention_top.cypher proves the answer exact or says it is not (`exact`). Then the
+//   eligible rows (the top $cand_first by each of those four and by updated_at then id, its tie-break) through
+//   indexes whose equality prefix is the arm's whole filter (the kind for preferences, the family for knowledge
+//   and skills, family and tier for the profile: filtering the tier after the index read every memory of a
+//   scope with no role-tier rows) and ranks only their union; fragments/retention_top.cypher proves the answer exact or says it is not (`exact`). Then the
 //   same lists are read $cand long and the proof asked again, and only if that fails too the arm scores every
-//   row as before: never a different answer, at worst the old cost. The four arms run as one pipeline (a row
+//   row as before when it has at most $scan_max rows (the same answer); a larger arm answers the top of the long
+//   lists' union, so no call reads a whole scope. The four arms run as one pipeline (a row
 //   per arm: their lists differ, the ranking, the proof and the fallback are written once), because Neo4j's
 //   planning time grows with the query's text: four copies of the pipeline took ~12 s to plan, one ~4.5 s
 //   (docs/context-and-ranking.md), paid on a Neo4j's first call and at each statistics replan.
 // - the lock tail reads, under the lock, only the properties RecallQualityOK and the count need.
 // Params: $scope_id, $arms (map arm -> requested), $limits (map arm -> n), $now, $w (retention weights),
-//         $cand_first, $cand (the lengths of the retention lists, first and second reading),
+//         $cand_first, $cand (the lengths of the retention lists, first and second reading), $scan_max,
 //         and those of fragments/hybrid_rank.cypher for relevant_memories ($families = ['memory'], $statuses = ['active'])
 OPTIONAL MATCH (s:Scope {id: $scope_id}) WHERE s.deleting IS NULL
 OPTIONAL CALL (s) {
   // constraints: memories of kind constraint; most trusted first, then most recently updated
   WITH s WHERE s IS NOT NULL AND $arms.constraints
-  MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, trust, updated_at)
+  MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, trust, updated_at, id)
   WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'constraint' AND {{RECALL_QUALITY_OK}}
-    AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
+    AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL AND a.id IS NOT NULL
     AND {{EAGER_TRUSTED_OK}}  // tool / web / import sources only once an operator approved them
-  WITH a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.trust DESC, a.updated_at DESC, a.id LIMIT $limits.constraints
+  WITH a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.trust DESC, a.updated_at DESC, a.id DESC LIMIT $limits.constraints
   RETURN 'constraints' AS arm, collect(a) AS items
   UNION ALL
   // instructions: memories of kind instruction; most trusted first, then most recently updated
   WITH s WHERE s IS NOT NULL AND $arms.instructions
-  MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, trust, updated_at)
+  MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, trust, updated_at, id)
   WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'instruction' AND {{RECALL_QUALITY_OK}}
-    AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
+    AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL AND a.id IS NOT NULL
     AND {{EAGER_TRUSTED_OK}}  // tool / web / import sources only once an operator approved them
-  WITH a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.trust DESC, a.updated_at DESC, a.id LIMIT $limits.instructions
+  WITH a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.trust DESC, a.updated_at DESC, a.id DESC LIMIT $limits.instructions
   RETURN 'instructions' AS arm, collect(a) AS items
   UNION ALL
   // environment: memories of kind environment; most recently updated first
   WITH s WHERE s IS NOT NULL AND $arms.environment
-  MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, updated_at)
+  MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, updated_at, id)
   WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'environment' AND {{RECALL_QUALITY_OK}}
-    AND a.updated_at IS NOT NULL
-  WITH a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.updated_at DESC, a.id LIMIT $limits.environment
+    AND a.updated_at IS NOT NULL AND a.id IS NOT NULL
+  WITH a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.updated_at DESC, a.id DESC LIMIT $limits.environment
   RETURN 'environment' AS arm, collect(a) AS items
   UNION ALL
   // retention: the arms preferences, knowledge, skills and profile, highest RetentionScore first, in one
@@ -69,7 +74,7 @@ OPTIONAL CALL (s) {
          WHERE a.scope_id = $scope_id AND a.family IN ['agent_kernel', 'world_kernel']
            AND {{RECALL_QUALITY_OK}} AND trim(coalesce(a.content, '')) <> '' RETURN a } ELSE [] END AS pool
   // the five lists, $cand_first long
-  CALL (arm, family, role) {
+  CALL (arm, family) {
     // preferences: memories of kind preference, read through the kind's indexes
     WITH arm WHERE arm = 'preferences'
     RETURN [
@@ -79,35 +84,55 @@ OPTIONAL CALL (s) {
         COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, accessed_at)
                   WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
                   RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.accessed_at DESC LIMIT $cand_first },
-        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, created_at)
-                  WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
+        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, created_at, id)
+                  WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL AND a.id IS NOT NULL
                   RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.created_at DESC LIMIT $cand_first },
-        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, trust, updated_at)
-                  WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
+        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, trust, updated_at, id)
+                  WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL AND a.id IS NOT NULL
                   RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.trust DESC LIMIT $cand_first },
-        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, updated_at)
-                  WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL
-                  RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.updated_at DESC LIMIT $cand_first }
+        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, updated_at, id)
+                  WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL AND a.id IS NOT NULL
+                  RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.updated_at DESC, a.id DESC LIMIT $cand_first }
     ] AS lists
     UNION ALL
-    // knowledge pages, skills, the profile's role-tier memories other than episodes: through the family's indexes
-    WITH arm, family, role WHERE arm <> 'preferences'
+    // knowledge pages and skills: through the family's indexes
+    WITH arm, family WHERE arm IN ['knowledge', 'skills']
     RETURN [
         COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, recall_count)
-                  WHERE a.scope_id = $scope_id AND a.family = family AND (NOT role OR (a.tier = 'role' AND a.kind <> 'episodic')) AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
+                  WHERE a.scope_id = $scope_id AND a.family = family AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
                   RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.recall_count DESC LIMIT $cand_first },
         COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, accessed_at)
-                  WHERE a.scope_id = $scope_id AND a.family = family AND (NOT role OR (a.tier = 'role' AND a.kind <> 'episodic')) AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
+                  WHERE a.scope_id = $scope_id AND a.family = family AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
                   RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.accessed_at DESC LIMIT $cand_first },
         COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, created_at)
-                  WHERE a.scope_id = $scope_id AND a.family = family AND (NOT role OR (a.tier = 'role' AND a.kind <> 'episodic')) AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
+                  WHERE a.scope_id = $scope_id AND a.family = family AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
                   RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.created_at DESC LIMIT $cand_first },
         COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, trust)
-                  WHERE a.scope_id = $scope_id AND a.family = family AND (NOT role OR (a.tier = 'role' AND a.kind <> 'episodic')) AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
+                  WHERE a.scope_id = $scope_id AND a.family = family AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
                   RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.trust DESC LIMIT $cand_first },
-        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, updated_at)
-                  WHERE a.scope_id = $scope_id AND a.family = family AND (NOT role OR (a.tier = 'role' AND a.kind <> 'episodic')) AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL
-                  RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.updated_at DESC LIMIT $cand_first }
+        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, updated_at, id)
+                  WHERE a.scope_id = $scope_id AND a.family = family AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL AND a.id IS NOT NULL
+                  RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.updated_at DESC, a.id DESC LIMIT $cand_first }
+    ] AS lists
+    UNION ALL
+    // the profile's role-tier memories other than episodes: through the tier's indexes
+    WITH arm WHERE arm = 'profile'
+    RETURN [
+        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, tier, status, recall_count)
+                  WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
+                  RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.tier DESC, a.status DESC, a.recall_count DESC LIMIT $cand_first },
+        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, tier, status, accessed_at)
+                  WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
+                  RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.tier DESC, a.status DESC, a.accessed_at DESC LIMIT $cand_first },
+        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, tier, status, created_at)
+                  WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
+                  RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.tier DESC, a.status DESC, a.created_at DESC LIMIT $cand_first },
+        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, tier, status, trust)
+                  WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
+                  RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.tier DESC, a.status DESC, a.trust DESC LIMIT $cand_first },
+        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, tier, status, updated_at, id)
+                  WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL AND a.id IS NOT NULL
+                  RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.tier DESC, a.status DESC, a.updated_at DESC, a.id DESC LIMIT $cand_first }
     ] AS lists
   }
   WITH arm, family, role, pool, n, lists, $cand_first AS depth
@@ -116,7 +141,7 @@ OPTIONAL CALL (s) {
   OPTIONAL CALL (arm, family, role, pool, n, shallow) {
     // the short lists proved nothing: the same lists, $cand long
     WITH arm, family, role, pool, n WHERE NOT shallow
-    CALL (arm, family, role) {
+    CALL (arm, family) {
       // preferences: memories of kind preference, read through the kind's indexes
       WITH arm WHERE arm = 'preferences'
       RETURN [
@@ -126,76 +151,109 @@ OPTIONAL CALL (s) {
           COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, accessed_at)
                     WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
                     RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.accessed_at DESC LIMIT $cand },
-          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, created_at)
-                    WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
+          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, created_at, id)
+                    WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL AND a.id IS NOT NULL
                     RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.created_at DESC LIMIT $cand },
-          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, trust, updated_at)
-                    WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
+          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, trust, updated_at, id)
+                    WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL AND a.id IS NOT NULL
                     RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.trust DESC LIMIT $cand },
-          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, updated_at)
-                    WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL
-                    RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.updated_at DESC LIMIT $cand }
+          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, updated_at, id)
+                    WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL AND a.id IS NOT NULL
+                    RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.updated_at DESC, a.id DESC LIMIT $cand }
       ] AS lists
       UNION ALL
-      // knowledge pages, skills, the profile's role-tier memories other than episodes: through the family's indexes
-      WITH arm, family, role WHERE arm <> 'preferences'
+      // knowledge pages and skills: through the family's indexes
+      WITH arm, family WHERE arm IN ['knowledge', 'skills']
       RETURN [
           COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, recall_count)
-                    WHERE a.scope_id = $scope_id AND a.family = family AND (NOT role OR (a.tier = 'role' AND a.kind <> 'episodic')) AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
+                    WHERE a.scope_id = $scope_id AND a.family = family AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
                     RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.recall_count DESC LIMIT $cand },
           COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, accessed_at)
-                    WHERE a.scope_id = $scope_id AND a.family = family AND (NOT role OR (a.tier = 'role' AND a.kind <> 'episodic')) AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
+                    WHERE a.scope_id = $scope_id AND a.family = family AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
                     RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.accessed_at DESC LIMIT $cand },
           COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, created_at)
-                    WHERE a.scope_id = $scope_id AND a.family = family AND (NOT role OR (a.tier = 'role' AND a.kind <> 'episodic')) AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
+                    WHERE a.scope_id = $scope_id AND a.family = family AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
                     RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.created_at DESC LIMIT $cand },
           COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, trust)
-                    WHERE a.scope_id = $scope_id AND a.family = family AND (NOT role OR (a.tier = 'role' AND a.kind <> 'episodic')) AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
+                    WHERE a.scope_id = $scope_id AND a.family = family AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
                     RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.trust DESC LIMIT $cand },
-          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, updated_at)
-                    WHERE a.scope_id = $scope_id AND a.family = family AND (NOT role OR (a.tier = 'role' AND a.kind <> 'episodic')) AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL
-                    RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.updated_at DESC LIMIT $cand }
+          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, updated_at, id)
+                    WHERE a.scope_id = $scope_id AND a.family = family AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL AND a.id IS NOT NULL
+                    RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.updated_at DESC, a.id DESC LIMIT $cand }
+      ] AS lists
+      UNION ALL
+      // the profile's role-tier memories other than episodes: through the tier's indexes
+      WITH arm WHERE arm = 'profile'
+      RETURN [
+          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, tier, status, recall_count)
+                    WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
+                    RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.tier DESC, a.status DESC, a.recall_count DESC LIMIT $cand },
+          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, tier, status, accessed_at)
+                    WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
+                    RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.tier DESC, a.status DESC, a.accessed_at DESC LIMIT $cand },
+          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, tier, status, created_at)
+                    WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
+                    RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.tier DESC, a.status DESC, a.created_at DESC LIMIT $cand },
+          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, tier, status, trust)
+                    WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.trust IS NOT NULL AND a.updated_at IS NOT NULL
+                    RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.tier DESC, a.status DESC, a.trust DESC LIMIT $cand },
+          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, tier, status, updated_at, id)
+                    WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.updated_at IS NOT NULL AND a.id IS NOT NULL
+                    RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.tier DESC, a.status DESC, a.updated_at DESC, a.id DESC LIMIT $cand }
       ] AS lists
     }
     WITH arm, family, role, pool, n, lists, $cand AS depth
     {{RETENTION_TOP}}
     RETURN top AS deep_top, exact AS deep_exact
   }
-  WITH arm, family, role, n, CASE WHEN shallow THEN top ELSE deep_top END AS top,
+  WITH arm, family, role, pool, n, CASE WHEN shallow THEN top ELSE deep_top END AS top,
        shallow OR coalesce(deep_exact, false) AS exact
-  OPTIONAL CALL (arm, family, role, n, exact) {
-    // the proof did not hold: score every row of the arm, as context/assemble_reference.cypher does
-    WITH arm, family, role, n WHERE NOT exact
-    CALL (arm, family, role) {
+  OPTIONAL CALL (arm, family, role, pool, n, exact) {
+    // the proof did not hold: score every row of the arm, as context/assemble_reference.cypher does, when the arm
+    // has at most $scan_max rows; a larger arm keeps the top of the longer lists' union (its best rows by each
+    // property), so no call reads a whole scope (`scanned` is null then)
+    WITH arm, family, role, pool, n WHERE NOT exact
+    CALL (arm, family) {
       WITH arm WHERE arm = 'preferences'
-      MATCH (a:Artifact)
-      WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}}
-      RETURN a
+      RETURN COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, recall_count)
+                       WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference'
+                         AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
+                       RETURN a LIMIT $scan_max + 1 } AS rows
       UNION ALL
-      WITH arm, family, role WHERE arm <> 'preferences'
-      MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status)
-      WHERE a.scope_id = $scope_id AND a.family IN CASE WHEN role THEN [family, 'agent_kernel', 'world_kernel'] ELSE [family] END
-        AND {{RECALL_QUALITY_OK}}
-        AND CASE WHEN a.family = family THEN NOT role OR (a.tier = 'role' AND a.kind <> 'episodic')
-                 ELSE trim(coalesce(a.content, '')) <> '' END  // a kernel, with something to say
-      RETURN a
+      WITH arm, family WHERE arm IN ['knowledge', 'skills']
+      RETURN COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, recall_count)
+                       WHERE a.scope_id = $scope_id AND a.family = family AND {{RECALL_QUALITY_OK}}
+                         AND a.recall_count IS NOT NULL
+                       RETURN a LIMIT $scan_max + 1 } AS rows
+      UNION ALL
+      WITH arm WHERE arm = 'profile'
+      RETURN COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, tier, status, recall_count)
+                       WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role'
+                         AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
+                       RETURN a LIMIT $scan_max + 1 } AS rows
     }
-    CALL (a) {
-      WITH a AS m
-      RETURN {{RETENTION_SCORE}} AS retention
+    WITH pool, rows, size(rows) <= $scan_max AS fits
+    CALL (pool, rows, fits) {
+      WITH pool, rows WHERE fits
+      UNWIND rows + pool AS a  // the profile's kernels (with something to say) among them
+      CALL (a) {
+        WITH a AS m
+        RETURN {{RETENTION_SCORE}} AS retention
+      }
+      WITH a ORDER BY CASE a.family WHEN 'agent_kernel' THEN 0 WHEN 'world_kernel' THEN 1 ELSE 2 END,
+                      retention DESC, a.updated_at DESC, a.id DESC
+      RETURN collect(a) AS ranked
     }
-    WITH a ORDER BY CASE a.family WHEN 'agent_kernel' THEN 0 WHEN 'world_kernel' THEN 1 ELSE 2 END,
-                    retention DESC, a.updated_at DESC, a.id
-    RETURN collect(a) AS scanned
+    RETURN CASE WHEN fits THEN ranked END AS scanned
   }
-  RETURN arm, CASE WHEN exact THEN top ELSE scanned[..n] END AS items
+  RETURN arm, CASE WHEN exact OR scanned IS NULL THEN top ELSE scanned[..n] END AS items
   UNION ALL
   // recent_episodes: memories of kind episodic; newest first
   WITH s WHERE s IS NOT NULL AND $arms.recent_episodes
-  MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, created_at)
+  MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, created_at, id)
   WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'episodic' AND {{RECALL_QUALITY_OK}}
-    AND a.created_at IS NOT NULL
-  WITH a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.created_at DESC, a.id LIMIT $limits.recent_episodes
+    AND a.created_at IS NOT NULL AND a.id IS NOT NULL
+  WITH a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.created_at DESC, a.id DESC LIMIT $limits.recent_episodes
   RETURN 'recent_episodes' AS arm, collect(a) AS items
   UNION ALL
   // relevant_memories: memories of any kind, hybrid-ranked against the query (nothing without one)

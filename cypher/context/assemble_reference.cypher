@@ -20,7 +20,7 @@ OPTIONAL CALL (s) {
   MATCH (a:Artifact)
   WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'constraint' AND {{RECALL_QUALITY_OK}}
     AND {{EAGER_TRUSTED_OK}}  // tool / web / import sources only once an operator approved them
-  WITH a ORDER BY coalesce(a.trust, 0.5) DESC, a.updated_at DESC, a.id LIMIT $limits.constraints
+  WITH a ORDER BY coalesce(a.trust, 0.5) DESC, a.updated_at DESC, a.id DESC LIMIT $limits.constraints
   RETURN 'constraints' AS arm, collect(a) AS items
   UNION ALL
   // instructions: memories of kind instruction; most trusted first, then most recently updated
@@ -28,14 +28,14 @@ OPTIONAL CALL (s) {
   MATCH (a:Artifact)
   WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'instruction' AND {{RECALL_QUALITY_OK}}
     AND {{EAGER_TRUSTED_OK}}  // tool / web / import sources only once an operator approved them
-  WITH a ORDER BY coalesce(a.trust, 0.5) DESC, a.updated_at DESC, a.id LIMIT $limits.instructions
+  WITH a ORDER BY coalesce(a.trust, 0.5) DESC, a.updated_at DESC, a.id DESC LIMIT $limits.instructions
   RETURN 'instructions' AS arm, collect(a) AS items
   UNION ALL
   // environment: memories of kind environment; most recently updated first
   WITH s WHERE s IS NOT NULL AND $arms.environment
   MATCH (a:Artifact)
   WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'environment' AND {{RECALL_QUALITY_OK}}
-  WITH a ORDER BY a.updated_at DESC, a.id LIMIT $limits.environment
+  WITH a ORDER BY a.updated_at DESC, a.id DESC LIMIT $limits.environment
   RETURN 'environment' AS arm, collect(a) AS items
   UNION ALL
   // preferences: memories of kind preference; highest retention first
@@ -46,14 +46,14 @@ OPTIONAL CALL (s) {
     WITH a AS m
     RETURN {{RETENTION_SCORE}} AS retention
   }
-  WITH a ORDER BY retention DESC, a.updated_at DESC, a.id LIMIT $limits.preferences
+  WITH a ORDER BY retention DESC, a.updated_at DESC, a.id DESC LIMIT $limits.preferences
   RETURN 'preferences' AS arm, collect(a) AS items
   UNION ALL
   // recent_episodes: memories of kind episodic; newest first
   WITH s WHERE s IS NOT NULL AND $arms.recent_episodes
   MATCH (a:Artifact)
   WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'episodic' AND {{RECALL_QUALITY_OK}}
-  WITH a ORDER BY a.created_at DESC, a.id LIMIT $limits.recent_episodes
+  WITH a ORDER BY a.created_at DESC, a.id DESC LIMIT $limits.recent_episodes
   RETURN 'recent_episodes' AS arm, collect(a) AS items
   UNION ALL
   // relevant_memories: memories of any kind, hybrid-ranked against the query (nothing without one)
@@ -71,7 +71,7 @@ OPTIONAL CALL (s) {
     WITH a AS m
     RETURN {{RETENTION_SCORE}} AS retention
   }
-  WITH a ORDER BY retention DESC, a.updated_at DESC, a.id LIMIT $limits.knowledge
+  WITH a ORDER BY retention DESC, a.updated_at DESC, a.id DESC LIMIT $limits.knowledge
   RETURN 'knowledge' AS arm, collect(a) AS items
   UNION ALL
   // skills: skills; highest retention first
@@ -82,7 +82,7 @@ OPTIONAL CALL (s) {
     WITH a AS m
     RETURN {{RETENTION_SCORE}} AS retention
   }
-  WITH a ORDER BY retention DESC, a.updated_at DESC, a.id LIMIT $limits.skills
+  WITH a ORDER BY retention DESC, a.updated_at DESC, a.id DESC LIMIT $limits.skills
   RETURN 'skills' AS arm, collect(a) AS items
   UNION ALL
   // profile: the agent kernel, then the world kernel (when they say something), then role-tier memories
@@ -97,7 +97,7 @@ OPTIONAL CALL (s) {
     RETURN {{RETENTION_SCORE}} AS retention
   }
   WITH a ORDER BY CASE a.family WHEN 'agent_kernel' THEN 0 WHEN 'world_kernel' THEN 1 ELSE 2 END,
-                  retention DESC, a.updated_at DESC, a.id
+                  retention DESC, a.updated_at DESC, a.id DESC
   LIMIT $limits.profile
   RETURN 'profile' AS arm, collect(a) AS items
 }

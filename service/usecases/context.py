@@ -5,19 +5,19 @@ one round trip and one transaction (a consistent read: no arm sees a row another
 Surfaces and arms (the default limit in brackets; a request may set each arm's limit, 0–100):
 
 - eager
-  - `constraints` [20]: memories of kind `constraint` (any tier); trust ↓, updated_at ↓, id.
-  - `instructions` [20]: memories of kind `instruction`; trust ↓, updated_at ↓, id.
-  - `environment` [10]: memories of kind `environment`; updated_at ↓, id.
-  - `preferences` [10]: memories of kind `preference`; RetentionScore ↓, updated_at ↓, id.
-  - `recent_episodes` [5]: memories of kind `episodic`; created_at ↓, id.
+  - `constraints` [20]: memories of kind `constraint` (any tier); trust ↓, updated_at ↓, id ↓.
+  - `instructions` [20]: memories of kind `instruction`; trust ↓, updated_at ↓, id ↓.
+  - `environment` [10]: memories of kind `environment`; updated_at ↓, id ↓.
+  - `preferences` [10]: memories of kind `preference`; RetentionScore ↓, updated_at ↓, id ↓.
+  - `recent_episodes` [5]: memories of kind `episodic`; created_at ↓, id ↓.
 - lazy
   - `relevant_memories` [8]: memories of any kind matching `query`, in hybrid-rank order (service/search/ranking.py);
     empty without a query. The same ranking as explicit search, minus the rows RecallQualityOK refuses.
-  - `knowledge` [5]: knowledge pages; RetentionScore ↓, updated_at ↓, id.
-  - `skills` [5]: skills; RetentionScore ↓, updated_at ↓, id.
+  - `knowledge` [5]: knowledge pages; RetentionScore ↓, updated_at ↓, id ↓.
+  - `skills` [5]: skills; RetentionScore ↓, updated_at ↓, id ↓.
 - cold_start
   - `profile` [10]: the agent kernel, then the world kernel (each only when not empty), then role-tier
-    memories (the long-lived role memory) other than episodes; RetentionScore ↓, updated_at ↓, id.
+    memories (the long-lived role memory) other than episodes; RetentionScore ↓, updated_at ↓, id ↓.
 
 `surface="all"` returns all nine (the benchmark's view). A row may appear in more than one arm (a role-tier
 preference is both a preference and part of the profile); it counts as one recall.
@@ -35,8 +35,9 @@ recall (recall_count + 1, accessed_at = now) in the same transaction.
 
 No arm reads all its rows (docs/context-and-ranking.md): the eager arms walk composite range
 indexes in their order, the retention arms rank five index-ordered lists of `FIRST_CANDIDATES` rows and prove
-the answer exact, or read them `CANDIDATES` long and prove it, or fall back to scoring every row; the four
-retention arms share one pipeline, written once, which keeps the query quick to plan. The query it replaced is
+the answer exact, or read them `CANDIDATES` long and prove it, or fall back to scoring every row of an arm of at
+most `SCAN_MAX` rows (a larger arm answers the top of the long lists' union); the four retention arms share one
+pipeline, written once, which keeps the query quick to plan. The query it replaced is
 kept as the tests' oracle, `cypher/context/assemble_reference.cypher`.
 """
 
@@ -68,6 +69,10 @@ CANDIDATES = 200
 # recall-count and access lists), a few for both depths, and only where CANDIDATES proves nothing either does an
 # arm score every row.
 FIRST_CANDIDATES = 48
+# Where neither depth proves anything (RetentionScore's terms pull apart: the most recalled rows are the least
+# trusted, say), an arm of at most SCAN_MAX rows is scored whole; a larger one answers the top of the CANDIDATES-long
+# lists' union (the best rows by each of the score's properties) instead of reading the whole arm.
+SCAN_MAX = 2_000
 
 
 def recall_quality_ok(artifact: Artifact | Mapping[str, Any]) -> bool:
@@ -142,5 +147,9 @@ async def query_params(rt: Runtime, scope_id: str, *, surface: str, query: str |
                                    vec_ids=vec_ids)
     # `arms` as a map of all nine (not a list of the requested ones): one plan for every surface (see `q` in
     # ranking.hybrid_params)
-    return {**hybrid, "arms": {arm: arm in arms for arm in ARMS}, "limits": merged,
-            "cand_first": max(FIRST_CANDIDATES, *merged.values()), "cand": max(CANDIDATES, MAX_LIMIT)}
+    # and the limits of the arms not asked for are 0: Neo4j may read an arm's rows before it filters on `$arms`,
+    # and a LIMIT 0 reads none
+    return {**hybrid, "arms": {arm: arm in arms for arm in ARMS},
+            "limits": {arm: n if arm in arms else 0 for arm, n in merged.items()},
+            "cand_first": max(FIRST_CANDIDATES, *merged.values()), "cand": max(CANDIDATES, MAX_LIMIT),
+            "scan_max": SCAN_MAX}

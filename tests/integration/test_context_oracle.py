@@ -79,19 +79,40 @@ def _arms(raw: Driver, name: str, params: dict[str, Any]) -> dict[str, list[str]
     return {x["arm"]: [a["id"] for a in x["items"]] for x in rec["arms"]}
 
 
+# Shapes a scope may have besides the mix (docs/context-and-ranking.md): a bulk import (one kind, agent tier, one
+# trust, one timestamp, no recalls: ties everywhere), one kind only, no role-tier memories, one kind dominating.
+SHAPES = ("mixed", "imported", "one_kind", "no_role", "dominant")
+
+
+def _shaped(shape: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = [dict(r) for r in rows]
+    for i, r in enumerate(out):
+        if shape == "imported":
+            r.update(family="memory", kind="fact", tier="agent", trust=0.5, recall_count=0, created_s=0,
+                     accessed_s=None, updated_s=None, micro=0)
+        elif shape == "one_kind":
+            r.update(family="memory", kind=rows[0]["kind"], trust=0.5, created_s=0, updated_s=None, micro=0)
+        elif shape == "no_role" and r["tier"] == "role":
+            r["tier"] = "agent"
+        elif shape == "dominant" and i % 10:
+            r.update(family="memory", kind="preference", tier="role")
+    return out
+
+
 kernel_st = st.tuples(st.sampled_from(["", "  ", "I am the release agent."]), st.sampled_from([None, True]))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                   HealthCheck.too_slow])
 @given(rows=st.lists(row_st, max_size=45),
        limits=st.fixed_dictionaries({arm: st.integers(0, 6) for arm in ctx_use.ARMS}),
        first_extra=st.integers(0, 3), cand_extra=st.integers(0, 6), kernels=st.tuples(kernel_st, kernel_st),
-       query=st.sampled_from([None, "walrus", "tea rule"]))
+       query=st.sampled_from([None, "walrus", "tea rule"]), shape=st.sampled_from(SHAPES))
 def test_fast_context_answers_exactly_what_the_reference_query_answers(
         client: TestClient, raw: Driver, rows: list[dict[str, Any]], limits: dict[str, int], first_extra: int,
         cand_extra: int,
-        kernels: tuple[tuple[str, bool | None], tuple[str, bool | None]], query: str | None) -> None:
+        kernels: tuple[tuple[str, bool | None], tuple[str, bool | None]], query: str | None, shape: str) -> None:
+    rows = _shaped(shape, rows)
     r = client.post("/v1/scopes", json={"namespace": unique("ns"), "cognitive_owner": "oracle", "name": "s"})
     assert r.status_code == 201, r.text
     scope_id = r.json()["id"]
