@@ -18,6 +18,8 @@ class Settings(BaseSettings):
     host: str = Field("127.0.0.1", alias="COGNITION_HOST")
     port: int = Field(8080, alias="COGNITION_PORT")
     apply_schema_on_start: bool = Field(True, alias="COGNITION_APPLY_SCHEMA")
+    # `cognition serve` worker processes on the one port (each its own driver, scope copies and warm-up).
+    workers: int = Field(1, ge=1, le=64, alias="COGNITION_WORKERS")
     # API keys (service/usecases/access.py): this value, when set, is installed as the first operator key (holding every
     # namespace); otherwise one is generated and printed on the first start of an empty store.
     bootstrap_key: SecretStr | None = Field(None, alias="COGNITION_BOOTSTRAP_KEY")

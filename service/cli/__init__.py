@@ -19,16 +19,27 @@ from service.settings import Settings
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from service.http.app import create_app  # the server's modules load only for the commands that serve
-
     settings = Settings()
+    workers = args.workers or settings.workers
     started = ensure_neo4j(settings, args.instance)
     try:
         print(f"[cognition] Neo4j at {settings.neo4j_uri}; API on http://{settings.host}:{settings.port}"
-              " (Ctrl-C stops both)", file=sys.stderr, flush=True)
+              f"{f' ({workers} workers)' if workers > 1 else ''} (Ctrl-C stops both)", file=sys.stderr, flush=True)
         # The app writes its own JSON request log (route templates, never paths with ids or query text).
-        uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info",
-                    access_log=False)
+        if workers == 1:
+            from service.http.app import create_app  # the server's modules load only for the commands that serve
+
+            uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info",
+                        access_log=False)
+        else:
+            # uvicorn's workers share the port; each is a process of its own that makes the app from the
+            # environment (service.http.app.create_app with no settings), so the managed Neo4j this command may
+            # have started is passed on there, and the schema is applied once here rather than by each worker.
+            os.environ.update(NEO4J_URI=settings.neo4j_uri or "", NEO4J_PASSWORD=settings.neo4j_password or "")
+            if settings.apply_schema_on_start:
+                with_graph(args, apply_schema)
+            uvicorn.run("service.http.app:create_app", factory=True, workers=workers, host=settings.host,
+                        port=settings.port, log_level="info", access_log=False)
     finally:
         if started and not args.keep_neo4j:
             neo4j_local.stop(instance(args.instance))
@@ -98,6 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = add("serve", cmd_serve, "start Neo4j if needed, apply the schema, serve the API")
     serve.add_argument("--keep-neo4j", action="store_true", help="leave the local Neo4j running on exit")
+    serve.add_argument("--workers", type=int, metavar="N", choices=range(1, 65),
+                       help="worker processes sharing the port (default COGNITION_WORKERS, 1)")
     mcp = add("mcp", cmd_mcp, "the MCP server over stdio (key from COGNITION_API_KEY)")
     mcp.add_argument("--keep-neo4j", action="store_true", help="leave a local Neo4j it started running on exit")
     neo = add("neo4j", cmd_neo4j, "the managed local Neo4j: start | stop | status")
