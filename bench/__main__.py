@@ -19,7 +19,7 @@ import time
 import traceback
 from collections.abc import Awaitable, Callable, Sequence
 
-from bench import digest_pass, recall_gc, report, save_batch, save_http, save_single, scan, search
+from bench import agents, digest_pass, recall_gc, report, save_batch, save_http, save_single, scan, search, shapes
 from bench.common import Context, Row, Sizes, progress
 from graph.driver import Graph, Neo4jConfig
 from graph.schema import apply_schema
@@ -35,6 +35,8 @@ BENCHES: dict[str, Callable[[Context], Awaitable[list[Row]]]] = {
     recall_gc.NAME_CONTEXT: recall_gc.run_context,
     recall_gc.NAME_HYBRID: recall_gc.run_hybrid,
     recall_gc.NAME_GC: recall_gc.run_gc_bench,
+    shapes.NAME: shapes.run,
+    agents.NAME: agents.run,
 }
 
 

@@ -1,0 +1,158 @@
+"""agents: throughput under concurrent agents, through a real `cognition serve` (tests/served.py) with 1, 2 and 4
+worker processes (`COGNITION_WORKERS`): 1, 4, 16 and 64 clients, each with its own keep-alive connection
+(`http.client`, in threads of this process, so the clients share the two cores with the service and Neo4j, as the
+target allows for), saving, searching or asking for context, each client on a scope of its own (`own`) or all on
+one scope (`shared`). Each cell runs `sizes.agent_seconds` after a short warm-up and reports requests per second
+and p95 (info), and the served processes' CPU per request (info; Linux `/proc`, the uvicorn supervisor's workers).
+
+Targets (on the default worker count of the best run, per operation on own scopes): 16 clients ≥ 1.6× the
+throughput of one, and 64 clients not below 4."""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import json
+import secrets
+import threading
+import time
+from pathlib import Path
+
+from bench.common import Context, Row, TextGen, pct, progress
+from bench.save_http import _cpu_s, _port
+from service.usecases.artifacts import save
+from service.usecases.drafts import draft_of
+from tests.served import Served
+
+NAME = "agents"
+CLIENTS = (1, 4, 16, 64)
+WORKERS = (1, 2, 4)
+OPS = ("save", "search", "context")
+PER_SCOPE = 50  # memories in each client's own scope; the shared scope holds CLIENTS[-1] times as many
+SCALE_16, FLOOR_64 = 1.6, 1.0
+
+
+def _children(pid: int) -> list[int]:
+    """The served process and its workers (uvicorn's supervisor forks them)."""
+    out = [pid]
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            kids = (task / "children").read_text().split()
+            out += [int(k) for k in kids]
+    except OSError:
+        pass
+    return out
+
+
+def _cpu(pids: list[int]) -> float:
+    return sum(_cpu_s(p) or 0.0 for p in pids)
+
+
+def _request(op: str, scope_id: str, gen: TextGen) -> tuple[str, str, bytes, int]:
+    if op == "save":
+        body = gen.memory().model_dump(mode="json", exclude_none=True)
+        return "POST", f"/v1/scopes/{scope_id}/memories", json.dumps(body).encode(), 201
+    if op == "search":
+        return "POST", f"/v1/scopes/{scope_id}/memories/search", json.dumps({"query": gen.query()}).encode(), 200
+    return ("POST", f"/v1/scopes/{scope_id}/context",
+            json.dumps({"surface": "all", "query": gen.query()}).encode(), 200)
+
+
+def _cell(url: str, key: str, op: str, scopes: list[str], clients: int, seconds: float) -> tuple[float, float]:
+    """`clients` threads, each on its own connection and scope (scopes[i % len(scopes)]), for `seconds` after a
+    warm-up of a second: (requests per second, p95 ms)."""
+    host, _, port = url.removeprefix("http://").partition(":")
+    headers = {"authorization": f"Bearer {key}", "content-type": "application/json"}
+    barrier = threading.Barrier(clients + 1)
+    lat: list[list[int]] = [[] for _ in range(clients)]
+    errors: list[str] = []
+    window: dict[str, float] = {}
+
+    def client(i: int) -> None:
+        gen = TextGen(1000 + i)
+        conn = http.client.HTTPConnection(host, int(port), timeout=120.0)
+        reqs = [_request(op, scopes[i % len(scopes)], gen) for _ in range(64)]
+        barrier.wait()
+        n = 0
+        try:
+            while time.perf_counter() < window["end"]:
+                method, path, body, want = reqs[n % len(reqs)]
+                t0 = time.perf_counter_ns()
+                conn.request(method, path, body=body, headers=headers)
+                r = conn.getresponse()
+                answer = r.read()
+                if r.status != want:
+                    errors.append(f"{op} answered {r.status}: {answer[:200]!r}")
+                    return
+                if time.perf_counter() >= window["start"]:
+                    lat[i].append(time.perf_counter_ns() - t0)
+                n += 1
+        finally:
+            conn.close()
+
+    threads = [threading.Thread(target=client, args=(i,), daemon=True) for i in range(clients)]
+    for t in threads:
+        t.start()
+    now = time.perf_counter()
+    window.update(start=now + 1.0, end=now + 1.0 + seconds)
+    barrier.wait()
+    for t in threads:
+        t.join()
+    if errors:
+        raise RuntimeError(errors[0])
+    every = [x for per in lat for x in per]
+    return len(every) / seconds, pct(every, 0.95)
+
+
+async def _scopes(ctx: Context) -> tuple[list[str], str]:
+    gen = TextGen(77)
+    own = []
+    for _ in range(CLIENTS[-1]):
+        sid = await ctx.new_scope(f"{NAME}-own")
+        await save(ctx.rt, sid, [draft_of(gen.memory()) for _ in range(PER_SCOPE)], actor="bench")
+        own.append(sid)
+    shared = await ctx.new_scope(f"{NAME}-shared")
+    for _ in range(CLIENTS[-1] * PER_SCOPE // 500):
+        await save(ctx.rt, shared, [draft_of(gen.memory()) for _ in range(500)], actor="bench")
+    return own, shared
+
+
+async def run(ctx: Context) -> list[Row]:
+    if ctx.cfg is None:
+        raise RuntimeError("agents needs the bench's Neo4j settings (bench.common.Context.cfg)")
+    own, shared = await _scopes(ctx)
+    key = "bench-" + secrets.token_urlsafe(24)
+    rows: list[Row] = []
+    rates: dict[tuple[int, str, str, int], float] = {}
+    for workers in WORKERS:
+        served = Served(ctx.cfg, key, port=_port(), extra_env={"COGNITION_WORKERS": str(workers)})
+        try:
+            await asyncio.to_thread(served.start, 180.0)
+            pids = _children(served.pid)
+            progress(f"{NAME}: cognition serve with {workers} worker(s): processes {pids}")
+            for op in OPS:
+                for layout, scopes in (("own", own), ("shared", [shared])):
+                    # warm each worker's plans and scope copies before timing
+                    await asyncio.to_thread(_cell, served.url, key, op, scopes, 8, 2.0)
+                    for clients in CLIENTS:
+                        cpu0, t0 = _cpu(pids), time.perf_counter()
+                        rate, p95 = await asyncio.to_thread(_cell, served.url, key, op, scopes, clients,
+                                                            ctx.sizes.agent_seconds)
+                        cpu_ms = (_cpu(pids) - cpu0) * 1000 / max(1.0, rate * (time.perf_counter() - t0))
+                        rates[(workers, op, layout, clients)] = rate
+                        what = f"{op}, {layout} scope{'s' if layout == 'own' else ''}, {workers} worker(s), " \
+                               f"{clients} client(s)"
+                        rows.append(Row(NAME, f"{what}: requests/s (info)", rate, None, "req/s"))
+                        rows.append(Row(NAME, f"{what}: p95 (info)", p95, None, "ms"))
+                        rows.append(Row(NAME, f"{what}: served CPU a request (info)", cpu_ms, None, "ms"))
+                        progress(f"{NAME}: {what}: {rate:,.1f}/s, p95 {p95:,.1f} ms, served CPU {cpu_ms:.2f} ms")
+        finally:
+            served.stop()
+    for op in OPS:
+        best = max(WORKERS, key=lambda w: rates[(w, op, "own", 16)])
+        one, four, sixteen, sixty_four = (rates[(best, op, "own", c)] for c in CLIENTS)
+        rows.append(Row(NAME, f"{op}, own scopes, {best} worker(s): 16 clients vs 1 (requests/s)", sixteen, one,
+                        "req/s", f">= {SCALE_16:g}x 1 client", sixteen >= SCALE_16 * one))
+        rows.append(Row(NAME, f"{op}, own scopes, {best} worker(s): 64 clients vs 4 (requests/s)", sixty_four, four,
+                        "req/s", f">= {FLOOR_64:g}x 4 clients", sixty_four >= FLOOR_64 * four))
+    return rows
