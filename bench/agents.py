@@ -30,6 +30,7 @@ WORKERS = (1, 2, 4)
 OPS = ("save", "search", "context")
 PER_SCOPE = 50  # memories in each client's own scope; the shared scope holds CLIENTS[-1] times as many
 SCALE_16, FLOOR_64 = 1.6, 1.0
+JVM_WARM_S = 60.0  # saves (into the shared scope) from 8 clients before the first cell: a fresh JVM is slow
 
 
 def _children(pid: int) -> list[int]:
@@ -130,6 +131,8 @@ async def run(ctx: Context) -> list[Row]:
             await asyncio.to_thread(served.start, 180.0)
             pids = _children(served.pid)
             progress(f"{NAME}: cognition serve with {workers} worker(s): processes {pids}")
+            if workers == WORKERS[0]:  # a fresh JVM compiles the write path over its first thousands of saves
+                await asyncio.to_thread(_cell, served.url, key, "save", [shared], 8, JVM_WARM_S)
             for op in OPS:
                 for layout, scopes in (("own", own), ("shared", [shared])):
                     # warm each worker's plans and scope copies before timing
