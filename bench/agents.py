@@ -3,9 +3,11 @@ worker processes (`COGNITION_WORKERS`): 1, 4, 16 and 64 clients, each with its o
 (`http.client`, in threads of this process, so the clients share the two cores with the service and Neo4j, as the
 target allows for), saving, searching or asking for context, each client on a scope of its own (`own`) or all on
 one scope (`shared`). Each cell runs `sizes.agent_seconds` after a short warm-up and reports requests per second
-and p95 (info), and the served processes' CPU per request (info; Linux `/proc`, the uvicorn supervisor's workers).
+and p95 (info), and the CPU per request of the served processes (the uvicorn supervisor and its workers) and,
+when the bench manages it, of Neo4j's JVM (info; Linux `/proc`, over the cell's whole run, its second of warm-up
+included).
 
-Targets (on the default worker count of the best run, per operation on own scopes): 16 clients ≥ 1.6× the
+Targets (per operation on own scopes, at the worker count with the most throughput at 16 clients): 16 clients ≥ 1.6× the
 throughput of one, and 64 clients not below 4."""
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from pathlib import Path
 
 from bench.common import Context, Row, TextGen, pct, progress
 from bench.save_http import _cpu_s, _port
+from service import neo4j_local
 from service.usecases.artifacts import save
 from service.usecases.drafts import draft_of
 from tests.served import Served
@@ -122,6 +125,8 @@ async def run(ctx: Context) -> list[Row]:
     if ctx.cfg is None:
         raise RuntimeError("agents needs the bench's Neo4j settings (bench.common.Context.cfg)")
     own, shared = await _scopes(ctx)
+    managed = neo4j_local.instance_for(ctx.cfg.uri)
+    jvm = neo4j_local.status(managed) if managed else None  # Neo4j's CPU a request too, when the bench runs it
     key = "bench-" + secrets.token_urlsafe(24)
     rows: list[Row] = []
     rates: dict[tuple[int, str, str, int], float] = {}
@@ -138,17 +143,23 @@ async def run(ctx: Context) -> list[Row]:
                     # warm each worker's plans and scope copies before timing
                     await asyncio.to_thread(_cell, served.url, key, op, scopes, 8, 2.0)
                     for clients in CLIENTS:
-                        cpu0, t0 = _cpu(pids), time.perf_counter()
+                        cpu0, jvm0, t0 = _cpu(pids), _cpu_s(jvm), time.perf_counter()
                         rate, p95 = await asyncio.to_thread(_cell, served.url, key, op, scopes, clients,
                                                             ctx.sizes.agent_seconds)
-                        cpu_ms = (_cpu(pids) - cpu0) * 1000 / max(1.0, rate * (time.perf_counter() - t0))
+                        done = max(1.0, rate * (time.perf_counter() - t0))  # requests over the CPU window
+                        cpu_ms = (_cpu(pids) - cpu0) * 1000 / done
+                        jvm1 = _cpu_s(jvm)
+                        jvm_ms = None if jvm0 is None or jvm1 is None else (jvm1 - jvm0) * 1000 / done
                         rates[(workers, op, layout, clients)] = rate
                         what = f"{op}, {layout} scope{'s' if layout == 'own' else ''}, {workers} worker(s), " \
                                f"{clients} client(s)"
                         rows.append(Row(NAME, f"{what}: requests/s (info)", rate, None, "req/s"))
                         rows.append(Row(NAME, f"{what}: p95 (info)", p95, None, "ms"))
                         rows.append(Row(NAME, f"{what}: served CPU a request (info)", cpu_ms, None, "ms"))
-                        progress(f"{NAME}: {what}: {rate:,.1f}/s, p95 {p95:,.1f} ms, served CPU {cpu_ms:.2f} ms")
+                        if jvm_ms is not None:
+                            rows.append(Row(NAME, f"{what}: Neo4j CPU a request (info)", jvm_ms, None, "ms"))
+                        progress(f"{NAME}: {what}: {rate:,.1f}/s, p95 {p95:,.1f} ms, served CPU {cpu_ms:.2f} ms, "
+                                 f"Neo4j CPU {jvm_ms if jvm_ms is not None else float('nan'):.2f} ms")
         finally:
             served.stop()
     for op in OPS:
