@@ -7,6 +7,8 @@ sub-second updates, equal recall counts. Flags (missing / false / true), pending
 working state, knowledge pages, skills and kernels with and without content are mixed in. The retention arms'
 list lengths `$cand_first` and `$cand` are drawn small, so all of their paths run: the proof that the short
 lists' union holds the top n, the same proof over the longer lists, and the fallback that scores every row.
+Each scope also takes one of SHAPES: the mix, or bent into a bulk import (ties on every sort key), one kind only,
+no role tier, or one kind dominating (the shapes whose cost test_context_cost.py checks).
 Both queries run in a transaction that is rolled back, with the same parameters (the same `$now`), so neither
 sees the other's recall writes."""
 
