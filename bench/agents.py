@@ -18,7 +18,6 @@ import json
 import secrets
 import threading
 import time
-from pathlib import Path
 
 from bench.common import Context, Row, TextGen, pct, progress
 from bench.save_http import _cpu_s, _port
@@ -34,18 +33,6 @@ OPS = ("save", "search", "context")
 PER_SCOPE = 50  # memories in each client's own scope; the shared scope holds CLIENTS[-1] times as many
 SCALE_16, FLOOR_64 = 1.6, 1.0
 JVM_WARM_S = 60.0  # saves (into the shared scope) from 8 clients before the first cell: a fresh JVM is slow
-
-
-def _children(pid: int) -> list[int]:
-    """The served process and its workers (uvicorn's supervisor forks them)."""
-    out = [pid]
-    try:
-        for task in Path(f"/proc/{pid}/task").iterdir():
-            kids = (task / "children").read_text().split()
-            out += [int(k) for k in kids]
-    except OSError:
-        pass
-    return out
 
 
 def _cpu(pids: list[int]) -> float:
@@ -134,7 +121,7 @@ async def run(ctx: Context) -> list[Row]:
         served = Served(ctx.cfg, key, port=_port(), extra_env={"COGNITION_WORKERS": str(workers)})
         try:
             await asyncio.to_thread(served.start, 180.0)
-            pids = _children(served.pid)
+            pids = [served.pid, *served.workers()]
             progress(f"{NAME}: cognition serve with {workers} worker(s): processes {pids}")
             if workers == WORKERS[0]:  # a fresh JVM compiles the write path over its first thousands of saves
                 await asyncio.to_thread(_cell, served.url, key, "save", [shared], 8, JVM_WARM_S)

@@ -18,6 +18,7 @@ import asyncio
 import random
 import re
 import time
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -41,24 +42,30 @@ CHUNK = 5_000
 TEMPLATES = 2_000  # distinct service-made property maps a fill cycles through (kind, tier, trust, tags, subject)
 
 
-async def _fill_raw(ctx: Context, scope_id: str, n: int, corpus: TextGen, *, spread_days: int = 0,
-                    have: int = 0) -> None:
+async def fill_raw(ctx: Context, scope_id: str, n: int, corpus: TextGen, *, spread_days: int = 0,
+                    have: int = 0, content: Callable[[], str] | None = None,
+                    bend: Callable[[dict[str, Any], int], None] | None = None, one_time: bool = False,
+                    templates: int = TEMPLATES) -> None:
     """Memories `have`..`n` of the scope, with exactly the service's properties, written raw (batched UNWIND).
 
     The service's property map (service.usecases.artifacts.to_row via raw_props) costs about a millisecond a row in
     Python, which at a million rows is the fill's whole time; so TEMPLATES maps are made that way and each row
     takes one of them (in order: the mix of kinds, tiers and trust is the generator's) with its own id, its own
-    freshly generated content and hash and the chunk's timestamps."""
+    freshly generated content and hash and the chunk's timestamps. `content` makes a row's text instead of the
+    corpus, `bend(props, i)` changes row i's properties (bench/shapes.py), `one_time` gives every row one timestamp."""
     rnd = random.Random(n)
-    templates = [raw_props(corpus.memory(), scope_id) for _ in range(min(TEMPLATES, n - have))]
+    maps = [raw_props(corpus.memory(), scope_id) for _ in range(min(templates, n - have))]
+    stamp = utcnow()
     for start in range(have, n, CHUNK):
         now = utcnow()
         rows = []
         for i in range(start, min(start + CHUNK, n)):
-            props = dict(templates[i % len(templates)])
-            content = corpus.content()
-            at = now + timedelta(microseconds=i - start)  # distinct, as one utcnow() per row gives
-            props.update(id=new_id(), content=content, content_hash=sha256(content),
+            props = dict(maps[i % len(maps)])
+            if bend is not None:
+                bend(props, i)
+            text = content() if content is not None else corpus.content()
+            at = stamp if one_time else now + timedelta(microseconds=i - start)  # distinct, as one utcnow() a row
+            props.update(id=new_id(), content=text, content_hash=sha256(text),
                          created_at=at, accessed_at=at, updated_at=at)
             if spread_days:
                 at = now - timedelta(days=rnd.uniform(0, spread_days))
@@ -99,7 +106,7 @@ async def run_context(ctx: Context) -> list[Row]:
     have = 0
     for size in sorted(set(ctx.sizes.context)):
         t0 = time.perf_counter()
-        await _fill_raw(ctx, sid, size, corpus, have=have)
+        await fill_raw(ctx, sid, size, corpus, have=have)
         progress(f"{NAME_CONTEXT}: {size:,} memories ({(size - have) / (time.perf_counter() - t0):,.0f} rows/s)")
         have = size
         rows += await _measure_context(ctx, sid, size, corpus, arms)
@@ -199,7 +206,7 @@ async def run_gc_bench(ctx: Context) -> list[Row]:
     from service.usecases.scopes import create_scope
 
     scope = await create_scope(ctx.rt, namespace="bench", cognitive_owner=owner, name="gc", actor=ACTOR)
-    await _fill_raw(ctx, str(scope["id"]), n, corpus, spread_days=60)
+    await fill_raw(ctx, str(scope["id"]), n, corpus, spread_days=60)
     t0 = time.perf_counter()
     count = await ctx.raw_read("MATCH (s:Scope {namespace: 'bench', cognitive_owner: $o}) "
                                "MATCH (a:Artifact {scope_id: s.id}) WHERE a.family = 'memory' AND a.status = 'active' "

@@ -23,25 +23,21 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from datetime import timedelta
 from typing import Any
 
-from bench.common import EN_WORDS, ZH_WORDS, Context, Row, TextGen, interleaved, latency_rows, progress, raw_props
-from bench.recall_gc import CONTEXT_VS_FULLTEXT
+from bench.common import EN_WORDS, ZH_WORDS, Context, Row, TextGen, interleaved, latency_rows, progress
+from bench.recall_gc import CONTEXT_VS_FULLTEXT, fill_raw
 from bench.search import MAX_RATIO as SEARCH_VS_FULLTEXT
 from bench.search import RAW_SEARCH
 from graph.model import Family
 from service.search import scope_index
 from service.search.ranking import lucene_query
 from service.usecases import context as ctx_use
-from service.usecases.artifacts import new_id, search
-from service.usecases.drafts import sha256
-from service.usecases.runtime import utcnow
+from service.usecases.artifacts import search
 
 NAME = "shapes"
 SHAPES = ("mixed", "imported", "preferences_tied", "eager_tied", "dominant", "many_tags", "long_texts", "chinese")
 SURFACES = ("eager", "lazy", "cold_start", "all")
-CHUNK = 5_000
 TEMPLATES = 500
 
 
@@ -72,21 +68,9 @@ def _content(shape: str, corpus: TextGen, rnd: random.Random) -> str:
 
 async def _fill(ctx: Context, shape: str, scope_id: str, n: int) -> None:
     corpus, rnd = TextGen(SHAPES.index(shape)), random.Random(shape)
-    templates = [raw_props(corpus.memory(), scope_id) for _ in range(min(TEMPLATES, n))]
-    one_time = shape in ("imported", "preferences_tied", "eager_tied")
-    stamp = utcnow()
-    for start in range(0, n, CHUNK):
-        now = utcnow()
-        rows = []
-        for i in range(start, min(start + CHUNK, n)):
-            props = dict(templates[i % len(templates)])
-            _shape(shape, props, i, rnd)
-            content = _content(shape, corpus, rnd)
-            at = stamp if one_time else now + timedelta(microseconds=i - start)
-            props.update(id=new_id(), content=content, content_hash=sha256(content), created_at=at, accessed_at=at,
-                         updated_at=at)
-            rows.append(props)
-        await ctx.raw_write("UNWIND $rows AS r CREATE (a:Artifact:Memory) SET a = r", rows=rows)
+    await fill_raw(ctx, scope_id, n, corpus, templates=TEMPLATES, content=lambda: _content(shape, corpus, rnd),
+                    bend=lambda props, i: _shape(shape, props, i, rnd),
+                    one_time=shape in ("imported", "preferences_tied", "eager_tied"))
     progress(f"{NAME}: {shape}: {n:,} memories")
 
 

@@ -98,6 +98,14 @@ class Served:
         assert self.proc is not None
         return self.proc.pid
 
+    def workers(self) -> list[int]:
+        """The worker processes uvicorn's supervisor started (`COGNITION_WORKERS` > 1; none otherwise), not
+        multiprocessing's resource tracker, its other child (Linux `/proc`)."""
+        kids: list[int] = []
+        for task in Path(f"/proc/{self.pid}/task").iterdir():
+            kids += [int(k) for k in (task / "children").read_text().split()]
+        return [k for k in kids if b"resource_tracker" not in Path(f"/proc/{k}/cmdline").read_bytes()]
+
     def headers(self, key: str | None = None) -> dict[str, str]:
         return {"Authorization": f"Bearer {key or self.key}"}
 

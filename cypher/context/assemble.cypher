@@ -21,11 +21,11 @@
 //   eligible rows (the top $cand_first by each of those four and by updated_at then id, its tie-break) through
 //   indexes whose equality prefix is the arm's whole filter (the kind for preferences, the family for knowledge
 //   and skills, family and tier for the profile: filtering the tier after the index read every memory of a
-//   scope with no role-tier rows) and ranks only their union; fragments/retention_top.cypher proves the answer exact or says it is not (`exact`). Then the
-//   same lists are read $cand long and the proof asked again, and only if that fails too the arm scores every
-//   row as before when it has at most $scan_max rows (the same answer); a larger arm answers the top of the long
-//   lists' union, so no call reads a whole scope. The four arms run as one pipeline (a row
-//   per arm: their lists differ, the ranking, the proof and the fallback are written once), because Neo4j's
+//   scope with no role-tier rows) and ranks only their union; fragments/retention_top.cypher proves the answer
+//   exact or says it is not (`exact`). Then the same lists are read $cand long and the proof asked again, and
+//   only if that fails too the arm scores every row as before when it has at most $scan_max rows (the same
+//   answer); a larger arm answers the top of the long lists' union, so no call reads a whole scope. The four
+//   arms run as one pipeline (a row per arm: their lists differ, the ranking, the proof and the fallback are written once), because Neo4j's
 //   planning time grows with the query's text: four copies of the pipeline took ~12 s to plan, one ~4.5 s
 //   (docs/context-and-ranking.md), paid on a Neo4j's first call and at each statistics replan.
 // - the lock tail reads, under the lock, only the properties RecallQualityOK and the count need.

@@ -15,20 +15,12 @@ from tests.conftest import BOOTSTRAP_KEY, unique
 from tests.served import Served
 
 
-def _workers(pid: int) -> list[int]:
-    """The supervisor's worker processes (not multiprocessing's resource tracker, its other child)."""
-    kids: list[int] = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        kids += [int(k) for k in (task / "children").read_text().split()]
-    return [k for k in kids if b"resource_tracker" not in Path(f"/proc/{k}/cmdline").read_bytes()]
-
-
 def test_two_workers_serve_and_each_reads_the_others_writes(neo4j_config: Neo4jConfig, client: TestClient,
                                                              tmp_path: Path) -> None:
     served = Served(neo4j_config, BOOTSTRAP_KEY, extra_env={"COGNITION_WORKERS": "2"}, log=tmp_path / "serve.log")
     served.start()
     try:
-        workers = _workers(served.pid)
+        workers = served.workers()
         assert len(workers) == 2, (workers, served.tail())
         headers = served.headers()
         r = httpx.post(f"{served.url}/v1/scopes", headers=headers,
