@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -46,3 +48,8 @@ class Settings(BaseSettings):
     # Plan the context and search queries at start-up, in the background, on a scope no one holds
     # (service/usecases/warmup.py): an agent's first context call after a Neo4j restart does not wait for its plan.
     warm_plans: bool = Field(True, alias="COGNITION_WARM_PLANS")
+    # Who enforces the scope invariants (graph/schema.py, docs/operations.md): "trigger" (the APOC before-commit
+    # trigger, which also refuses raw Cypher: required, start-up fails without it), "queries" (the service's write
+    # queries and the database's constraints only: for servers without APOC triggers, such as the managed Neo4j
+    # service), or "auto" (the trigger where the server allows it, else queries).
+    scope_guard: Literal["auto", "trigger", "queries"] = Field("auto", alias="COGNITION_SCOPE_GUARD")

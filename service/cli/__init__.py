@@ -11,7 +11,7 @@ from collections.abc import Callable
 import cypher
 from graph.schema import apply_schema
 from service import neo4j_local
-from service.cli import digest, export, keys, portability
+from service.cli import audit, digest, export, keys, portability
 from service.cli.common import ensure_neo4j, instance, with_graph
 from service.settings import Settings
 
@@ -37,7 +37,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             # have started is passed on there, and the schema is applied once here rather than by each worker.
             os.environ.update(NEO4J_URI=settings.neo4j_uri or "", NEO4J_PASSWORD=settings.neo4j_password or "")
             if settings.apply_schema_on_start:
-                with_graph(args, apply_schema)
+                with_graph(args, lambda g: apply_schema(g, guard=settings.scope_guard))
             uvicorn.run("service.http.app:create_app", factory=True, workers=workers, host=settings.host,
                         port=settings.port, log_level="info", access_log=False)
     finally:
@@ -79,9 +79,11 @@ def cmd_neo4j(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    report = with_graph(args, lambda g: apply_schema(g, rerun=args.rerun))
+    guard = Settings().scope_guard
+    report = with_graph(args, lambda g: apply_schema(g, rerun=args.rerun, guard=guard))
     print(f"schema version {report.version}; applied {report.applied or 'nothing new'}; "
-          f"triggers live: {', '.join(report.triggers)}")
+          f"scope guard: {report.guard}" + (f" (triggers live: {', '.join(report.triggers)})" if report.triggers
+                                             else " (no trigger: `cognition audit` checks what raw Cypher wrote)"))
     return 0
 
 
@@ -122,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
     query = add("cypher", cmd_cypher, "print a named query (cypher/NAME.cypher) with its {{FRAGMENTS}} substituted, "
                                       "ready to paste into Neo4j Browser")
     query.add_argument("name", help="e.g. artifact/list, context/assemble, search/hybrid")
-    for module in (digest, keys, portability, export):
+    for module in (digest, keys, portability, export, audit):
         module.register(add)
     return p
 

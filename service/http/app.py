@@ -11,7 +11,7 @@ from fastapi import Depends, FastAPI
 from starlette.routing import Route
 
 from graph.driver import Graph
-from graph.schema import apply_schema
+from graph.schema import Guard, apply_schema
 from service.http import docs, errors, observe
 from service.http.deps import authorize, document_access
 from service.http.direct import DirectSave
@@ -42,6 +42,12 @@ from service.usecases.runtime import Runtime, neo4j_config
 HOT_FIRST = (*artifacts.ROUTERS, context.router)
 
 
+GUARD_LINE: dict[Guard, str] = {
+    "trigger": "trigger (the APOC trigger refuses any write that breaks a scope invariant, raw Cypher too)",
+    "queries": "queries (the service's write queries and the constraints; raw Cypher is not checked: "
+               "`cognition audit` finds what it breaks)"}
+
+
 def settle_heap() -> None:
     """Once start-up has loaded what the process keeps for its life (the detector's weights, the tokeniser's
     dictionary, the compiled patterns, the app itself), move it out of the cyclic collector's reach: every
@@ -60,10 +66,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         graph = Graph.connect(neo4j_config(settings))
         app.state.settings = settings
         try:
-            if settings.apply_schema_on_start:
-                await apply_schema(graph)
-            rt = await Runtime.start(graph, settings)  # one per process, like the driver
+            guard = (await apply_schema(graph, guard=settings.scope_guard)).guard \
+                if settings.apply_schema_on_start else None
+            rt = await Runtime.start(graph, settings, guard=guard)  # one per process, like the driver
             app.state.runtime = rt
+            print(f"[cognition] scope guard: {GUARD_LINE[rt.scope_guard]}", file=sys.stderr, flush=True)
             bootstrap = settings.bootstrap_key.get_secret_value() if settings.bootstrap_key else None
             first = await ensure_first_key(rt, bootstrap)
             if first:  # shown once; only its hash is stored

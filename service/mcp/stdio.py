@@ -24,9 +24,9 @@ KEY_ENV = "COGNITION_API_KEY"
 async def serve(settings: Settings, secret: str) -> int:
     graph = Graph.connect(neo4j_config(settings))
     try:
-        if settings.apply_schema_on_start:
-            await apply_schema(graph)
-        rt = await Runtime.start(graph, settings)  # as the app's lifespan makes it
+        guard = (await apply_schema(graph, guard=settings.scope_guard)).guard \
+            if settings.apply_schema_on_start else None
+        rt = await Runtime.start(graph, settings, guard=guard)  # as the app's lifespan makes it
         try:
             principal = await rt.auth.authenticate(secret)
         except CognitionError as exc:

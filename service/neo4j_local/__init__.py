@@ -78,6 +78,9 @@ class LocalInstance:
     # Where the Cognition service that goes with this instance listens; Browser loads the auditor's guide and
     # style from it (`guide_url`).
     service_port: int = 8080
+    # APOC triggers on (apoc.conf). Off: a server like the managed Neo4j service, where the service runs under the
+    # `queries` scope guard (graph/schema.py).
+    apoc_triggers: bool = True
 
     @property
     def root(self) -> Path:
@@ -144,7 +147,13 @@ _bench_bolt, _bench_http, _bench_service = _ports("COGNITION_BENCH_PORTS", 27687
 BENCH_INSTANCE = LocalInstance("bench", _bench_bolt, _bench_http,
                                os.environ.get("COGNITION_NEO4J_HEAP", "2g"),
                                os.environ.get("COGNITION_NEO4J_PAGECACHE", "1g"), _bench_service)
-INSTANCES = {i.name: i for i in (RUN_INSTANCE, TEST_INSTANCE, BENCH_INSTANCE)}
+_nt_bolt, _nt_http, _nt_service = _ports("COGNITION_NOTRIGGER_PORTS", 47687, 47474, 47480)
+# APOC triggers off: to try the `queries` scope guard locally (`cognition serve --instance notrigger`); the tests
+# of start-up detection use it (tests/integration/test_scope_guard_detect.py).
+NOTRIGGER_INSTANCE = LocalInstance("notrigger", _nt_bolt, _nt_http, os.environ.get("COGNITION_NEO4J_HEAP", "512m"),
+                                   os.environ.get("COGNITION_NEO4J_PAGECACHE", "256m"), _nt_service,
+                                   apoc_triggers=False)
+INSTANCES = {i.name: i for i in (RUN_INSTANCE, TEST_INSTANCE, BENCH_INSTANCE, NOTRIGGER_INSTANCE)}
 
 
 def instance_for(uri: str | None) -> LocalInstance | None:
@@ -267,7 +276,8 @@ def _write_conf(inst: LocalInstance, dist: Path, guide: str) -> None:
     ]
     (inst.conf_dir / "neo4j.conf").write_text("\n".join(lines) + "\n")
     # Triggers are off by default; a short refresh makes a freshly installed trigger live within a second.
-    (inst.conf_dir / "apoc.conf").write_text("apoc.trigger.enabled=true\napoc.trigger.refresh=500\n")
+    (inst.conf_dir / "apoc.conf").write_text(f"apoc.trigger.enabled={str(inst.apoc_triggers).lower()}\n"
+                                             "apoc.trigger.refresh=500\n")
     lib = inst.root / "lib"
     if lib.is_symlink() or lib.exists():
         lib.unlink()

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 
 from digest.gc import GCConfig
 from graph.driver import Graph, Neo4jConfig
+from graph.schema import Guard, detect_guard
 from service.gates.pipeline import Thresholds
 from service.search import embedding
 from service.search.embedding import Embedder
@@ -66,6 +67,8 @@ class Runtime:
     ranking: RankingParams = DEFAULT
     gc: GCConfig = field(default_factory=GCConfig)
     clock: Callable[[], datetime] = utcnow
+    # Who enforces the scope invariants (graph/schema.py): "trigger" or "queries"; decided at start.
+    scope_guard: Guard = "trigger"
     key_cache_ttl: InitVar[float] = KEY_CACHE_TTL
     auth: Authenticator = field(init=False)  # verifies keys; caches them and each scope's namespace
 
@@ -73,13 +76,15 @@ class Runtime:
         self.auth = Authenticator(self.graph, ttl=key_cache_ttl)
 
     @classmethod
-    async def start(cls, graph: Graph, settings: Settings) -> Runtime:
+    async def start(cls, graph: Graph, settings: Settings, *, guard: Guard | None = None) -> Runtime:
         """The runtime the settings describe: their key cache, their embedder (and the vector index sized to it),
-        their detector thresholds, their GC configuration."""
+        their detector thresholds, their GC configuration, their scope guard (`guard`, as applying the schema found
+        it, else as the server allows it)."""
         embedder = embedding.make_embedder(settings.embedder)
         if embedder is not None:
             await embedding.ensure_vector_index(graph, embedder)
-        return cls(graph, key_cache_ttl=settings.key_cache_ttl, embedder=embedder,
+        guard = guard or await detect_guard(graph, settings.scope_guard)
+        return cls(graph, key_cache_ttl=settings.key_cache_ttl, embedder=embedder, scope_guard=guard,
                    thresholds=Thresholds.of(settings.injection_refuse_at, settings.injection_hold_at),
                    gc=gc_config(settings))
 

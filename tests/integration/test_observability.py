@@ -125,7 +125,8 @@ def test_readyz_reports_schema_and_trigger(client: TestClient) -> None:
 
 
 def test_readyz_is_503_naming_what_is_missing(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    async def behind(tx: Any) -> dict[str, Any]:
+    async def behind(tx: Any, *, triggers: bool = True) -> dict[str, Any]:
+        assert triggers  # the session's app runs under the trigger guard
         return {"version": 3, "live": []}
 
     monkeypatch.setattr(keys_repo, "readiness", behind)
