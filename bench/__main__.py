@@ -19,7 +19,19 @@ import time
 import traceback
 from collections.abc import Awaitable, Callable, Sequence
 
-from bench import agents, digest_pass, recall_gc, report, save_batch, save_http, save_single, scan, search, shapes
+from bench import (
+    agents,
+    digest_pass,
+    recall_gc,
+    report,
+    save_batch,
+    save_http,
+    save_single,
+    scan,
+    search,
+    shapes,
+    startup,
+)
 from bench.common import Context, Row, Sizes, progress
 from graph.driver import Graph, Neo4jConfig
 from graph.schema import apply_schema
@@ -37,6 +49,7 @@ BENCHES: dict[str, Callable[[Context], Awaitable[list[Row]]]] = {
     recall_gc.NAME_GC: recall_gc.run_gc_bench,
     shapes.NAME: shapes.run,
     agents.NAME: agents.run,
+    startup.NAME: startup.run,
 }
 
 

@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import networkx as nx
 from neo4j import AsyncManagedTransaction
 
 from graph.driver import run_named
@@ -74,6 +73,8 @@ def build(export: Export) -> Any:
     """The rows as a `networkx.MultiDiGraph`. Node attributes: the node's properties, `label` (its most
     specific label) and `labels`; edge attributes: `type` (the relationship type, also the edge key) and the
     relationship's properties (RELATES_TO's own `type` becomes `relation`, as in the edges API)."""
+    import networkx as nx  # ≈ 0.1 s of imports: loaded by the first export, not by every start
+
     g = nx.MultiDiGraph()
     for n in export.nodes:
         attrs = _attrs(n["props"])
@@ -120,6 +121,8 @@ def graphml_ready(g: Any) -> Any:
 def graphml_lines(g: Any) -> Iterator[str]:
     """GraphML text, line by line (streamed by the API). Numeric types are inferred across all values, so an
     attribute that is an int on one node and a float on another is declared a double."""
+    import networkx as nx
+
     writer = nx.readwrite.graphml.GraphMLWriter(infer_numeric_types=True)
     writer.add_graph_element(graphml_ready(g))
     return iter(str(writer).splitlines())
@@ -127,5 +130,7 @@ def graphml_lines(g: Any) -> Iterator[str]:
 
 def node_link(g: Any) -> dict[str, Any]:
     """networkx node-link JSON, edges under `edges` (networkx's current spelling, asked for explicitly)."""
+    import networkx as nx
+
     data: dict[str, Any] = nx.node_link_data(g, edges="edges")
     return data

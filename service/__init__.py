@@ -6,3 +6,8 @@
 - `search` (scope index, BM25, ranking, embedders) and `gates` (the write pipeline's screening);
 - then `digest/`, `graph/` (all Neo4j access) and `cypher/` at the repository's top level.
 """
+
+import time as _time
+
+# When the service's code began to load: the start-up log line counts from here (service/http/app.py).
+LOADED_AT = _time.perf_counter()

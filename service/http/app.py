@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc as cyclic_gc
 import sys
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -12,6 +13,7 @@ from starlette.routing import Route
 
 from graph.driver import Graph
 from graph.schema import Guard, apply_schema
+from service import LOADED_AT
 from service.http import docs, errors, observe
 from service.http.deps import authorize, document_access
 from service.http.direct import DirectSave
@@ -28,8 +30,8 @@ from service.http.routes import (
     portability,
     scopes,
 )
-from service.mcp.http import PATH as MCP_PATH
-from service.mcp.http import McpEndpoint
+from service.mcp.endpoint import PATH as MCP_PATH
+from service.mcp.endpoint import McpEndpoint
 from service.settings import Settings
 from service.usecases import warmup
 from service.usecases.keys import ensure_first_key
@@ -48,6 +50,26 @@ GUARD_LINE: dict[Guard, str] = {
                "`cognition audit` finds what it breaks)"}
 
 
+class Laps:
+    """Start-up, phase by phase, for the log line that says how long it took: `imports` from the service's first
+    module (service/__init__.py) to the lifespan, then each phase the lifespan names."""
+
+    def __init__(self) -> None:
+        self.last = time.perf_counter()
+        self.laps = [("imports", self.last - LOADED_AT)]
+
+    def __call__(self, name: str) -> None:
+        now = time.perf_counter()
+        self.laps.append((name, now - self.last))
+        self.last = now
+
+    def total(self) -> float:
+        return sum(s for _, s in self.laps)
+
+    def __str__(self) -> str:
+        return ", ".join(f"{name} {1000 * s:.0f} ms" for name, s in self.laps)
+
+
 def settle_heap() -> None:
     """Once start-up has loaded what the process keeps for its life (the detector's weights, the tokeniser's
     dictionary, the compiled patterns, the app itself), move it out of the cyclic collector's reach: every
@@ -59,16 +81,19 @@ def settle_heap() -> None:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
-    mcp = McpEndpoint(host=settings.host)  # streamable HTTP at /mcp (service/mcp/http.py)
+    mcp = McpEndpoint(host=settings.host)  # streamable HTTP at /mcp (service/mcp/endpoint.py)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        laps = Laps()
         graph = Graph.connect(neo4j_config(settings))
         app.state.settings = settings
         try:
             guard = (await apply_schema(graph, guard=settings.scope_guard)).guard \
                 if settings.apply_schema_on_start else None
+            laps("schema")
             rt = await Runtime.start(graph, settings, guard=guard)  # one per process, like the driver
+            laps("runtime")
             app.state.runtime = rt
             print(f"[cognition] scope guard: {GUARD_LINE[rt.scope_guard]}", file=sys.stderr, flush=True)
             bootstrap = settings.bootstrap_key.get_secret_value() if settings.bootstrap_key else None
@@ -76,8 +101,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if first:  # shown once; only its hash is stored
                 print(f"[cognition] first operator key (holds every namespace; shown once, store it now):\n"
                       f"    {first}", file=sys.stderr, flush=True)
+            laps("keys")
             async with mcp.serving(rt):
                 settle_heap()
+                laps("heap")
+                print(f"[cognition] started in {laps.total():.2f} s: {laps}", file=sys.stderr, flush=True)
                 try:
                     # In the background: readiness does not wait for Neo4j's plans (service/usecases/warmup.py).
                     async with warmup.in_background(rt, enabled=settings.warm_plans):

@@ -7,7 +7,8 @@ body. The verified principal rides on the request (`request.state`) to the tool,
 
 Stateless: every POST is answered on its own (JSON, no server-held session), so any replica can answer any
 request, like the rest of the API. The SDK's session manager still needs its task group: `serving()` runs it
-inside the app's lifespan (service/http/app.py), a fresh one per lifespan.
+for the app's lifetime, a fresh one per lifespan. The app mounts it through service/mcp/endpoint.py, which loads
+this module (and the SDK) in the background after start-up.
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ from service.usecases.access import Authenticator, Principal, Unauthenticated
 from service.usecases.runtime import Runtime
 from service.wire import bearer, headers_of, status_of
 
-PATH = "/mcp"
 _STATE_KEY = "cognition_principal"
 
 
@@ -44,8 +44,8 @@ async def principal_of_request(ctx: Context, _: Authenticator) -> Principal:
     return principal
 
 
-class McpEndpoint:
-    """The ASGI app at `/mcp` (a plain Starlette route: the `/v1` guard does not apply, this does)."""
+class McpServing:
+    """The ASGI app behind `/mcp` (a plain Starlette route: the `/v1` guard does not apply, this does)."""
 
     def __init__(self, *, host: str) -> None:
         self.host = host  # a loopback host turns on the SDK's DNS-rebinding protection (Host / Origin checks)
