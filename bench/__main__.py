@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from bench import (
     agents,
+    cold_copy,
     digest_pass,
     recall_gc,
     report,
@@ -50,6 +51,7 @@ BENCHES: dict[str, Callable[[Context], Awaitable[list[Row]]]] = {
     shapes.NAME: shapes.run,
     agents.NAME: agents.run,
     startup.NAME: startup.run,
+    cold_copy.NAME: cold_copy.run,
 }
 
 

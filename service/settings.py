@@ -53,3 +53,6 @@ class Settings(BaseSettings):
     # queries and the database's constraints only: for servers without APOC triggers, such as the managed Neo4j
     # service), or "auto" (the trigger where the server allows it, else queries).
     scope_guard: Literal["auto", "trigger", "queries"] = Field("auto", alias="COGNITION_SCOPE_GUARD")
+    # The in-process scope copies search and context rank on (service/search/scope_index.py): MiB they may hold
+    # together, least recently used dropped first (a copy larger than this alone is still kept while it is used).
+    scope_copies_mb: int = Field(1024, ge=1, alias="COGNITION_SCOPE_COPIES_MB")

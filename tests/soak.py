@@ -1,7 +1,8 @@
-"""A bounded soak against the served process: a mixed workload on one partition, all at once, then the
-invariants checked against the graph. `make soak` runs it for SOAK_S seconds (default 300) on a Neo4j of its
-own; `tests/integration/test_soak_slice.py` runs a short slice of it inside `make test`. Optionally with faults:
-the Neo4j restarted in the middle and the served process killed (SIGKILL) and started again.
+"""A bounded soak against served replicas: several `cognition serve` processes on one Neo4j (three by default), each
+client spreading its requests over them round-robin as a load balancer would, a mixed workload on one partition,
+all at once, then the invariants checked against the graph. `make soak` runs it for SOAK_S seconds (default 300)
+on a Neo4j of its own; `tests/integration/test_soak_slice.py` runs a short slice of it inside `make test`.
+Optionally with faults: the Neo4j restarted in the middle and one replica killed (SIGKILL) and started again.
 
 What is checked afterwards (every acknowledged = the client got a 2xx):
 - every acknowledged save exists exactly once (one node per id, one record per Idempotency-Key);
@@ -9,7 +10,11 @@ What is checked afterwards (every acknowledged = the client got a 2xx):
 - `recall_count` is the acknowledged recalls (loads, search and context hits) — plus, under faults, at most the
   recalls whose answer was lost (a request cut by the fault may have committed);
 - nothing is both archived and active (no node is both an artifact and a tombstone; an active record carries no
-  archive marks); no edge crosses scopes; never a 500, and a 503 only while a fault is in progress.
+  archive marks); no edge crosses scopes; never a 500, and a 503 only while a fault is in progress;
+- read-your-writes across replicas: every acknowledged save is loaded at once from the next replica (200, never
+  404), and every fourth is searched for there by its own words and found. Idempotency keys (a retried save goes
+  to another replica), leases (digest and GC passes from any replica), recall counts and revisions are checked
+  above across all replicas together.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import threading
 import time
 import uuid
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +37,28 @@ from neo4j import Driver
 from tests.served import Served
 
 WORKERS = 8
+REPLICAS = 3
+
+
+class Spread:
+    """One worker's connections to every replica, each request sent to the next (round-robin, as a load balancer
+    would); `last` is the index of the replica that got the latest request."""
+
+    def __init__(self, servers: Sequence[Served], start: int = 0) -> None:
+        self.clients = [s.client() for s in servers]
+        self.turn = start % len(self.clients)
+        self.last = self.turn
+
+    def request(self, method: str, url: str, **kw: Any) -> httpx.Response:
+        self.last, self.turn = self.turn, (self.turn + 1) % len(self.clients)
+        return self.clients[self.last].request(method, url, **kw)
+
+    def __enter__(self) -> Spread:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for c in self.clients:
+            c.close()
 OPS = ("save", "save_retry", "update", "load", "search", "context", "delete", "edge", "restore", "approve",
        "digest", "gc")
 WEIGHTS = (14, 4, 16, 14, 8, 4, 3, 8, 3, 4, 1, 1)
@@ -64,8 +91,9 @@ class Ledger:
 
 
 class Workload:
-    def __init__(self, server: Served, ledger: Ledger, *, seed: int = 7) -> None:
-        self.server = server
+    def __init__(self, servers: Served | Sequence[Served], ledger: Ledger, *, seed: int = 7) -> None:
+        self.servers = [servers] if isinstance(servers, Served) else list(servers)
+        server = self.server = self.servers[0]
         self.ledger = ledger
         self.rng = random.Random(seed)
         with server.client() as c:
@@ -96,7 +124,7 @@ class Workload:
             hot = self.ids[-12:]
             return self.rng.choice(hot if self.rng.random() < 0.7 else self.ids)
 
-    def call(self, c: httpx.Client, op: str, method: str, url: str, **kw: Any) -> httpx.Response | None:
+    def call(self, c: Spread, op: str, method: str, url: str, **kw: Any) -> httpx.Response | None:
         t = time.perf_counter()
         try:
             r = c.request(method, url, **kw)
@@ -107,7 +135,7 @@ class Workload:
         return r
 
     # -- operations ---------------------------------------------------------------------------------------
-    def save(self, c: httpx.Client, *, retry: bool = False, gated: bool = False) -> None:
+    def save(self, c: Spread, *, retry: bool = False, gated: bool = False) -> None:
         key = uuid.uuid4().hex
         scope = self.gated if gated else self.scope
         body = {"kind": self.rng.choice(["semantic", "fact", "episodic", "preference"]), "tier": "agent",
@@ -124,10 +152,37 @@ class Workload:
         if got is not None:
             with self.ledger.lock:
                 self.ledger.saved[f"{scope}|{key}"] = got
+            if not gated:  # before any other worker can pick (and delete) it
+                self.read_own(c, got, key[:8])
             with self.ids_lock:
                 (self.pending if gated else self.ids).append(got)
 
-    def update(self, c: httpx.Client) -> None:
+    def read_own(self, c: Spread, rid: str, word: str) -> None:
+        """The save just acknowledged, read at once from the next replica: loaded, and every fourth time also found
+        by a search for its own words (the copy there brought up to date in the search's own transaction)."""
+        saved_on = c.last
+        r = self.call(c, "read_own", "GET", f"/v1/scopes/{self.scope}/memories/{rid}")
+        with self.ledger.lock:
+            if r is None or r.status_code >= 500:
+                self.ledger.unknown_recalls[rid] += 1
+            elif r.status_code == 200:
+                self.ledger.recalls[rid] += 1
+            else:
+                self.ledger.bad.append(f"read-your-writes: {rid} saved on replica {saved_on}, "
+                                       f"{r.status_code} on replica {c.last}")
+        if self.rng.random() >= 0.25:
+            return
+        r = self.call(c, "search_own", "POST", f"/v1/scopes/{self.scope}/memories/search",
+                      json={"query": f"soak record {word}", "limit": 5})
+        with self.ids_lock:
+            maybe = [*self.ids, rid]
+        self._hits(r, lambda b: [h["id"] for h in b["items"]], maybe)
+        if r is not None and r.status_code == 200 and rid not in [h["id"] for h in r.json()["items"]]:
+            with self.ledger.lock:
+                self.ledger.bad.append(f"read-your-writes: {rid} saved on replica {saved_on}, not found by a "
+                                       f"search on replica {c.last}")
+
+    def update(self, c: Spread) -> None:
         rid = self.pick()
         if rid is None:
             return
@@ -148,7 +203,7 @@ class Workload:
             elif r.status_code == 200:
                 self.ledger.updates[rid] += 1
 
-    def load(self, c: httpx.Client) -> None:
+    def load(self, c: Spread) -> None:
         rid = self.pick()
         if rid is None:
             return
@@ -168,14 +223,14 @@ class Workload:
                 for rid in ids(r.json()):
                     self.ledger.recalls[rid] += 1
 
-    def search(self, c: httpx.Client) -> None:
+    def search(self, c: Spread) -> None:
         q = self.rng.choice(["deploy", "部署", "build happens", "review"])
         r = self.call(c, "search", "POST", f"/v1/scopes/{self.scope}/memories/search", json={"query": q, "limit": 5})
         with self.ids_lock:
             maybe = list(self.ids)
         self._hits(r, lambda b: [h["id"] for h in b["items"]], maybe)
 
-    def context(self, c: httpx.Client) -> None:
+    def context(self, c: Spread) -> None:
         r = self.call(c, "context", "POST", f"/v1/scopes/{self.scope}/context",
                       json={"surface": "all", "query": "deploy", "limits": {"relevant_memories": 3}})
         with self.ids_lock:
@@ -183,7 +238,7 @@ class Workload:
         self._hits(r, lambda b: list({a["id"] for items in b["arms"].values() for a in items
                                       if a.get("family") == "memory"}), maybe)
 
-    def delete(self, c: httpx.Client) -> None:
+    def delete(self, c: Spread) -> None:
         rid = self.pick()
         if rid is None:
             return
@@ -196,19 +251,19 @@ class Workload:
             elif r.status_code == 200:
                 self.ledger.deleted.add(rid)
 
-    def edge(self, c: httpx.Client) -> None:
+    def edge(self, c: Spread) -> None:
         a, b = self.pick(), self.pick()
         if a is None or b is None or a == b:
             return
         self.call(c, "edge", "POST", f"/v1/scopes/{self.scope}/edges",
                   json={"type": self.rng.choice(["DEPENDS_ON", "SUPPORTS", "DERIVED_FROM"]), "from_id": a, "to_id": b})
 
-    def restore(self, c: httpx.Client) -> None:
+    def restore(self, c: Spread) -> None:
         rid = self.pick()
         if rid is not None:
             self.call(c, "restore", "POST", f"/v1/scopes/{self.scope}/memories/{rid}/restore", json={})
 
-    def approve(self, c: httpx.Client) -> None:
+    def approve(self, c: Spread) -> None:
         with self.ids_lock:
             rid = self.pending.pop() if self.pending and self.rng.random() < 0.8 else None
         if rid is None:
@@ -216,14 +271,14 @@ class Workload:
             return
         self.call(c, "approve", "POST", f"/v1/scopes/{self.gated}/memories/{rid}/approve", json={})
 
-    def digest(self, c: httpx.Client) -> None:
+    def digest(self, c: Spread) -> None:
         self.call(c, "digest", "POST", "/v1/digest/passes",
                   json={"namespace": self.namespace, "cognitive_owner": self.owner, "phases": ["archive"]})
 
-    def gc(self, c: httpx.Client) -> None:
+    def gc(self, c: Spread) -> None:
         self.call(c, "gc", "POST", "/v1/gc/runs", json={"namespace": self.namespace, "cognitive_owner": self.owner})
 
-    def step(self, c: httpx.Client) -> None:
+    def step(self, c: Spread) -> None:
         op = self.rng.choices(OPS, WEIGHTS)[0]
         if op in ("save", "save_retry"):
             self.save(c, retry=op == "save_retry")
@@ -232,13 +287,13 @@ class Workload:
 
     def run(self, seconds: float, faults: Callable[[], threading.Thread] | None = None) -> float:
         stop = threading.Event()
-        for _ in range(10):  # something to work on from the first second
-            with self.server.client() as c:
+        with Spread(self.servers) as c:
+            for _ in range(10):  # something to work on from the first second
                 self.save(c)
 
         def worker(i: int) -> None:
             rng_seeded = random.Random(i)
-            with self.server.client() as c:
+            with Spread(self.servers, start=i) as c:
                 while not stop.is_set():
                     self.step(c)
                     if rng_seeded.random() < 0.02:
@@ -316,7 +371,7 @@ def check(raw: Driver, w: Workload, *, faults: bool) -> list[str]:
 def report(led: Ledger, seconds: float) -> str:
     lines = [f"{'op':<12}{'count':>8}{'ops/s':>9}{'p50 ms':>9}{'p95 ms':>9}  statuses"]
     total = 0
-    for op in OPS + ("load",):
+    for op in OPS + ("read_own", "search_own"):
         lat = led.latencies.get(op)
         if not lat or op in [ln.split()[0] for ln in lines[1:]]:
             continue
@@ -342,17 +397,19 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="soak")
     ap.add_argument("--seconds", type=float, default=float(os.environ.get("SOAK_S", "300")))
     ap.add_argument("--no-faults", action="store_true")
+    ap.add_argument("--replicas", type=int, default=int(os.environ.get("SOAK_REPLICAS", str(REPLICAS))))
     args = ap.parse_args(argv)
     inst = neo4j_local.LocalInstance("soak", 37687, 37474, os.environ.get("COGNITION_NEO4J_HEAP", "1g"), "512m")
     password = neo4j_local.start(inst, fresh=True)
     cfg = Neo4jConfig(inst.uri, "neo4j", password)
     key = "cog_soak_" + uuid.uuid4().hex
-    server = Served(cfg, key)
+    servers = [Served(cfg, key) for _ in range(max(1, args.replicas))]
     try:
-        server.start()
+        for server in servers:
+            server.start()
         ledger = Ledger()
-        w = Workload(server, ledger)
-        fault = None if args.no_faults else _faults(server, ledger, args.seconds,
+        w = Workload(servers, ledger)
+        fault = None if args.no_faults else _faults(servers, ledger, args.seconds,
                                                     lambda: neo4j_local.stop(inst),
                                                     lambda: neo4j_local.start(inst))
         took = w.run(args.seconds, fault)
@@ -360,18 +417,20 @@ def main(argv: list[str] | None = None) -> int:
         with GraphDatabase.driver(cfg.uri, auth=(cfg.user, cfg.password)) as raw:
             problems = check(raw, w, faults=not args.no_faults)
     finally:
-        server.stop()
+        for server in servers:
+            server.stop()
         neo4j_local.stop(inst)
     for p in problems[:50]:
         print("FAIL", p)
-    print(f"soak: {took:.0f} s, {'with' if not args.no_faults else 'without'} faults: "
+    print(f"soak: {took:.0f} s, {len(servers)} replica(s), {'with' if not args.no_faults else 'without'} faults: "
           f"{'all invariants hold' if not problems else f'{len(problems)} problems'}")
     return 1 if problems else 0
 
 
-def _faults(server: Served, ledger: Ledger, seconds: float, stop_db: Callable[[], Any],
+def _faults(servers: Served | Sequence[Served], ledger: Ledger, seconds: float, stop_db: Callable[[], Any],
             start_db: Callable[[], Any]) -> Callable[[], threading.Thread]:
-    """Restart Neo4j at a third of the run and SIGKILL the served process at two thirds (in a thread)."""
+    """Restart Neo4j at a third of the run and SIGKILL one replica (the last) at two thirds (in a thread)."""
+    replicas = [servers] if isinstance(servers, Served) else list(servers)
 
     def inject() -> None:
         time.sleep(seconds / 3)
@@ -379,14 +438,15 @@ def _faults(server: Served, ledger: Ledger, seconds: float, stop_db: Callable[[]
         stop_db()
         time.sleep(2)
         start_db()
-        server.wait_ready(120)
+        for replica in replicas:
+            replica.wait_ready(120)
         time.sleep(1)
         ledger.in_fault = False
         time.sleep(max(0.0, seconds / 3 - 3))
         ledger.in_fault = True
-        server.kill()
+        replicas[-1].kill()
         time.sleep(0.5)
-        server.start()
+        replicas[-1].start()
         time.sleep(1)
         ledger.in_fault = False
         injected.append("neo4j restart")

@@ -34,9 +34,10 @@ Ranking, given the query's tokens and (optionally) its vector:
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -49,6 +50,10 @@ from service.search import lexical
 
 T = TypeVar("T")
 MAX_SCOPES = 256  # copies kept (least recently used dropped first)
+# Bytes the copies may hold together (ScopeCopy.footprint), least recently used dropped first; the copy just made
+# stays even when it alone is larger (it is answering). COGNITION_SCOPE_COPIES_MB sets it per process.
+MAX_BYTES = 1024 * 2**20
+_ARRAY = 112  # a numpy array's own object (sys.getsizeof of an empty one), beside its data
 # How far before the copy's version a delta reads: a write takes its updated_at before it runs, and a save is retried
 # for up to graph.driver.MAX_RETRY_S (8 s), so its commit can land after a newer write's. Such a row sorts before the
 # copy's last row, so the extension refuses it and the scope is reloaded, as before.
@@ -82,6 +87,22 @@ class ScopeCopy:
     stamps: np.ndarray | None         # (n,) int64 updated_at, ns (-1 where none)
     digests: np.ndarray | None        # (n,) int64 hash of what is indexed of the row: family, kind, text
     analysis: lexical.Analysis = lexical.DEFAULT_ANALYSIS  # how its texts and the queries it ranks are tokenized
+    measured: int = field(default=-1, compare=False)  # footprint(), once computed
+
+    def footprint(self) -> int:
+        """The bytes this copy holds, counted from its arrays and containers (ids, postings, columns, vectors;
+        not the family masks a query adds later, a byte a row each): within a third of what building it allocated
+        (tests/unit/test_scope_copy_bytes.py). Computed once; the cache calls it off the event loop."""
+        if self.measured < 0:
+            arrays = [self.families, self.has_vector, self.episodes, self.created, self.stamps, self.digests,
+                      self.vectors, self.bm25.lengths, self.bm25.norm]
+            n = sum(a.nbytes + _ARRAY for a in arrays if a is not None)
+            n += sys.getsizeof(self.ids) + sum(map(sys.getsizeof, self.ids))
+            postings = self.bm25.postings
+            n += sys.getsizeof(postings) + sum(sys.getsizeof(t) + 56 + 2 * _ARRAY + d.nbytes + f.nbytes
+                                               for t, (d, f) in postings.items())
+            self.measured = n
+        return self.measured
 
     @classmethod
     def build(cls, version: tuple[Any, ...], model: str | None, rows: Sequence[dict[str, Any]],
@@ -317,9 +338,11 @@ class ScopeIndexes:
     comparison) keeps both copies instead of reloading the scope at every switch. Every copy is built under the
     same lexical analysis."""
 
-    def __init__(self, max_scopes: int = MAX_SCOPES, analysis: lexical.Analysis = lexical.DEFAULT_ANALYSIS) -> None:
+    def __init__(self, max_scopes: int = MAX_SCOPES, analysis: lexical.Analysis = lexical.DEFAULT_ANALYSIS,
+                 max_bytes: int = MAX_BYTES) -> None:
         self._copies: OrderedDict[tuple[str, str | None], ScopeCopy] = OrderedDict()
         self._max = max_scopes
+        self.max_bytes = max_bytes
         self.analysis = analysis
         self.loads = 0  # how many times a scope was (re)loaded: for tests and the eval
         self.extends = 0  # how many times a copy was brought up to date by a delta instead
@@ -345,25 +368,43 @@ class ScopeIndexes:
             gone = [] if seen[2] == was[2] else current.holding(await _run(
                 on, recall_repo.scope_removed, scope_id=scope_id, since=was[2] or _EPOCH, lookback=LOOKBACK_S))
             delta = [] if seen[0] == was[0] else await _unheld(on, current, scope_id, model, since=was[0] or _EPOCH)
-            grown = (await asyncio.to_thread(current.extended, seen, delta, gone)
+            grown = (await asyncio.to_thread(_sized, current.extended, seen, delta, gone)
                      if len(delta) + len(gone) <= max(1000, MAX_DELTA_SHARE * len(current.ids)) else None)
             if grown is not None:
                 self.extends += 1
                 return self._keep(key, grown)
         version, rows = await _run(on, recall_repo.scope_corpus, scope_id=scope_id, model=model)
-        built = await asyncio.to_thread(ScopeCopy.build, _version(version, model), model, rows, self.analysis)
+        built = await asyncio.to_thread(_sized, ScopeCopy.build, _version(version, model), model, rows, self.analysis)
+        assert built is not None  # a build always makes a copy
         self.loads += 1
         return self._keep(key, built)
 
     def _keep(self, key: tuple[str, str | None], copy: ScopeCopy) -> ScopeCopy:
         self._copies[key] = copy
         self._copies.move_to_end(key)
-        while len(self._copies) > self._max:
-            self._copies.popitem(last=False)
+        held = self.bytes()
+        while len(self._copies) > 1 and (len(self._copies) > self._max or held > self.max_bytes):
+            _, dropped = self._copies.popitem(last=False)
+            held -= dropped.footprint()
         return copy
+
+    def bytes(self) -> int:
+        """What the copies kept hold together (ScopeCopy.footprint)."""
+        return sum(c.footprint() for c in self._copies.values())
+
+    def __len__(self) -> int:
+        return len(self._copies)
 
     def clear(self) -> None:
         self._copies.clear()
+
+
+def _sized(make: Callable[..., ScopeCopy | None], *args: Any) -> ScopeCopy | None:
+    """`make(*args)`, its footprint counted in the same worker thread (≈ 10 ms at 100,000 rows)."""
+    copy = make(*args)
+    if copy is not None:
+        copy.footprint()
+    return copy
 
 
 async def _run(on: Graph | AsyncManagedTransaction, fn: Callable[..., Awaitable[T]], **params: Any) -> T:

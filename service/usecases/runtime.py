@@ -85,6 +85,7 @@ class Runtime:
             await embedding.ensure_vector_index(graph, embedder)
         guard = guard or await detect_guard(graph, settings.scope_guard)
         return cls(graph, key_cache_ttl=settings.key_cache_ttl, embedder=embedder, scope_guard=guard,
+                   indexes=ScopeIndexes(max_bytes=settings.scope_copies_mb * 2**20),
                    thresholds=Thresholds.of(settings.injection_refuse_at, settings.injection_hold_at),
                    gc=gc_config(settings))
 

@@ -53,8 +53,7 @@ def test_backup_then_restore_brings_the_store_back(neo4j_config: Neo4jConfig, cl
         assert [(r["name"], r["kernels"]) for r in recs] == [("kept", 2)]
         recs, _, _ = d.execute_query("MATCH (x:Scratch) RETURN count(x) AS n")
         assert recs[0]["n"] == 0
-        # the trigger survived (it lives in `system`): a second agent kernel is still refused
+        # the trigger survived (it lives in `system`): a scope without kernels is still refused
         with pytest.raises(Exception, match="kernel_cardinality"):
-            d.execute_query("CREATE (:Artifact:AgentKernel {id: 'k2', scope_id: $id, family: 'agent_kernel'})",
-                            id=scope_id)
+            d.execute_query("CREATE (:Scope {id: 'kernel-less', namespace: 'n', cognitive_owner: 'o', name: 'x'})")
     assert cli.main(["restore", str(tmp_path / "missing.dump"), "--instance", inst.name]) == 2

@@ -91,7 +91,7 @@ def test_an_unmapped_database_error_with_the_database_up_stays_a_500_and_logs_it
 def test_acknowledged_saves_survive_a_neo4j_restart_exactly_once(client: TestClient, scope: dict[str, Any],
                                                                   raw: Driver, neo4j_config: Neo4jConfig) -> None:
     url = f"/v1/scopes/{scope['id']}/memories"
-    assert client.get("/healthz").json() == {"status": "ok", "neo4j": "up"}
+    assert client.get("/healthz").json() == {"status": "ok", "neo4j": "up", "scope_guard": "trigger"}
     started, in_flight = threading.Event(), list[tuple[int, str]]()
     pass_thread = threading.Thread(target=_pass_in_flight, args=(neo4j_config, started, in_flight), daemon=True)
     pass_thread.start()
