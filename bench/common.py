@@ -59,7 +59,7 @@ class Sizes:
             key, sep, value = item.partition("=")
             if not sep or key not in known:
                 raise ValueError(f"--sizes: {item!r} is not KEY=VALUE, KEY one of {', '.join(sorted(known))}")
-            if key in ("search", "digest", "context"):
+            if key in ("search", "digest", "context", "cold"):
                 changes[key] = tuple(int(v) for v in value.split("/") if v)
             else:
                 changes[key] = int(value)

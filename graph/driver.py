@@ -12,11 +12,19 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, AsyncSession, RoutingControl
+from neo4j import (
+    AsyncDriver,
+    AsyncGraphDatabase,
+    AsyncManagedTransaction,
+    AsyncSession,
+    Bookmarks,
+    RoutingControl,
+)
 from neo4j.exceptions import ConstraintError, DriverError, Neo4jError, TransientError
 
 import cypher
@@ -26,6 +34,26 @@ _log = logging.getLogger("cognition.graph")
 T = TypeVar("T")
 TxFn = Callable[..., Awaitable[T]]  # called as fn(tx, *args, **kwargs) inside a managed transaction
 MAX_RETRY_S = 8.0  # the driver's max_transaction_retry_time below, for write_once's own retries too
+MAX_BOOKMARKS = 16  # a caller's bookmarks kept (service/http/causal.py); more are dropped, oldest first
+
+# Causal consistency across replicas and cluster members (`causal` below): the bookmarks a caller sent, which every
+# unit of work inside waits for, and where the bookmarks of the writes made inside are collected.
+_AFTER: ContextVar[tuple[str, ...]] = ContextVar("cognition_bookmarks_after", default=())
+_WRITTEN: ContextVar[list[str] | None] = ContextVar("cognition_bookmarks_written", default=None)
+
+
+@contextlib.contextmanager
+def causal(after: Iterable[str] = ()) -> Iterator[list[str]]:
+    """Inside: every unit of work on any Graph also waits until the database holds the transactions these bookmarks
+    name (a caller's own writes, made through another replica or on another cluster member), and the bookmarks of
+    the writes made inside are collected in the list it yields (the newest last)."""
+    sink: list[str] = []
+    before, wrote = _AFTER.set(tuple(after)[-MAX_BOOKMARKS:]), _WRITTEN.set(sink)
+    try:
+        yield sink
+    finally:
+        _AFTER.reset(before)
+        _WRITTEN.reset(wrote)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +123,20 @@ class Graph:
     def __init__(self, driver: AsyncDriver, database: str = "neo4j") -> None:
         self.driver = driver
         self.database = database
+        # Every session of this process chains on the one before: a read sees the process's own earlier writes
+        # even where it is routed to another cluster member (`neo4j://`); on one server it costs nothing.
+        self.bookmarks = AsyncGraphDatabase.bookmark_manager()
+
+    def _session(self, **kw: Any) -> AsyncSession:
+        after = _AFTER.get()
+        return self.driver.session(database=self.database, bookmark_manager=self.bookmarks,
+                                   bookmarks=Bookmarks.from_raw_values(after) if after else None, **kw)
+
+    @staticmethod
+    async def _wrote(session: AsyncSession) -> None:
+        sink = _WRITTEN.get()
+        if sink is not None:
+            sink[:] = sorted((await session.last_bookmarks()).raw_values)
 
     @classmethod
     def connect(cls, cfg: Neo4jConfig) -> Graph:
@@ -105,9 +147,11 @@ class Graph:
 
     async def write(self, fn: TxFn[T], *args: Any, **kwargs: Any) -> T:
         try:
-            async with self.driver.session(database=self.database) as session:
+            async with self._session() as session:
                 with _pipelined(session):
-                    return await session.execute_write(fn, *args, **kwargs)
+                    out = await session.execute_write(fn, *args, **kwargs)
+                await self._wrote(session)
+                return out
         except Exception as exc:  # translate once, here
             raise await self._refusal(exc) from exc
 
@@ -131,8 +175,10 @@ class Graph:
                     done = await committed()
                     if done is not None:
                         return done
-                async with self.driver.session(database=self.database) as session:
-                    return await fn(_OneQuery(session), *args, **kwargs)
+                async with self._session() as session:
+                    out = await fn(_OneQuery(session), *args, **kwargs)
+                    await self._wrote(session)
+                    return out
             except Unavailable as exc:  # from committed(), a transaction of its own: the database is away
                 last = exc
             except (DriverError, Neo4jError) as exc:
@@ -157,7 +203,7 @@ class Graph:
 
     async def read(self, fn: TxFn[T], *args: Any, **kwargs: Any) -> T:
         try:
-            async with self.driver.session(database=self.database, default_access_mode="READ") as session:
+            async with self._session(default_access_mode="READ") as session:
                 with _pipelined(session):
                     return await session.execute_read(fn, *args, **kwargs)
         except Exception as exc:

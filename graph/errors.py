@@ -91,6 +91,12 @@ def translate(exc: Exception) -> CognitionError:
             return NotFound("it was removed by a concurrent operation", code="not_found")
         if isinstance(exc, ConstraintError):
             return Conflict(f"a uniqueness constraint refused the write: {exc.message}", code="already_exists")
+        if exc.code and exc.code.startswith("Neo.ClientError.Transaction.InvalidBookmark"):
+            return Invalid("a Cognition-Bookmark is not a bookmark this database issued", code="invalid_bookmark",
+                           details={"field": "Cognition-Bookmark"})
+        if exc.code == "Neo.TransientError.Transaction.BookmarkTimeout":
+            return Unavailable("the database has not reached the Cognition-Bookmark sent yet; retry shortly",
+                               code="bookmark_not_reached")
         if exc.code and exc.code.startswith("Neo.TransientError"):
             return Unavailable("Neo4j is busy; retry shortly", code="neo4j_busy")
         if exc.code and "DatabaseUnavailable" in exc.code:

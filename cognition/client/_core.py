@@ -22,6 +22,24 @@ M = TypeVar("M", bound=BaseModel)
 
 DEFAULT_URL = "http://127.0.0.1:8080"
 USER_AGENT = "cognition-client/0.1"
+# A write's answer carries the bookmark of the write; sent back on every later request, it makes whichever replica
+# or cluster member answers wait until it holds that write (read-your-writes; docs/operations.md).
+BOOKMARK = "Cognition-Bookmark"
+
+
+class Bookmark:
+    """The newest bookmark a client was given, sent on each of its requests."""
+
+    def __init__(self) -> None:
+        self.value: str | None = None
+
+    def headers(self, headers: dict[str, str]) -> dict[str, str]:
+        return {**headers, BOOKMARK: self.value} if self.value else headers
+
+    def keep(self, response: httpx.Response) -> None:
+        value = response.headers.get(BOOKMARK)
+        if value:
+            self.value = value
 
 
 @dataclass
@@ -92,6 +110,7 @@ class SyncCore:
         self.base_url = url
         self.policy = policy
         self.sleep = sleep
+        self.bookmark = Bookmark()
         self.http = httpx.Client(base_url=url, headers=_headers(key, headers), timeout=timeout, transport=transport)
 
     def run(self, call: Call[T]) -> T:
@@ -99,7 +118,7 @@ class SyncCore:
         while True:
             try:
                 response = self.http.request(call.method, call.path, params=_params(call.params), json=call.json,
-                                             headers=call.headers)
+                                             headers=self.bookmark.headers(call.headers))
             except httpx.TransportError as exc:
                 wait = error_wait(self.policy, attempt, exc, safe=call.safe)
                 if wait is None:
@@ -107,6 +126,7 @@ class SyncCore:
                 self.sleep(wait)
                 attempt += 1
                 continue
+            self.bookmark.keep(response)
             if response.status_code < 400:
                 return call.parse(response)
             wait = response_wait(self.policy, attempt, response, safe=call.safe)
@@ -127,6 +147,7 @@ class AsyncCore:
         url, key = _settings(base_url, api_key)
         self.base_url = url
         self.policy = policy
+        self.bookmark = Bookmark()
         self.http = httpx.AsyncClient(base_url=url, headers=_headers(key, headers), timeout=timeout,
                                       transport=transport)
 
@@ -135,7 +156,7 @@ class AsyncCore:
         while True:
             try:
                 response = await self.http.request(call.method, call.path, params=_params(call.params),
-                                                   json=call.json, headers=call.headers)
+                                                   json=call.json, headers=self.bookmark.headers(call.headers))
             except httpx.TransportError as exc:
                 wait = error_wait(self.policy, attempt, exc, safe=call.safe)
                 if wait is None:
@@ -143,6 +164,7 @@ class AsyncCore:
                 await asyncio.sleep(wait)
                 attempt += 1
                 continue
+            self.bookmark.keep(response)
             if response.status_code < 400:
                 return call.parse(response)
             wait = response_wait(self.policy, attempt, response, safe=call.safe)

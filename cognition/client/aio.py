@@ -191,6 +191,12 @@ class AsyncCognition:
     def base_url(self) -> str:
         return self._core.base_url
 
+    @property
+    def bookmark(self) -> str | None:
+        """The bookmark of the newest write this client made (sent on each request: read-your-writes on any
+        replica); None before its first write."""
+        return self._core.bookmark.value
+
     def memories(self, scope_id: str) -> AsyncFamily[m.MemoryCreate, m.MemoryUpdate, m.MemoryPublic]:
         return AsyncFamily(self._core, calls.memories(scope_id))
 

@@ -192,6 +192,12 @@ class Cognition:
     def base_url(self) -> str:
         return self._core.base_url
 
+    @property
+    def bookmark(self) -> str | None:
+        """The bookmark of the newest write this client made (sent on each request: read-your-writes on any
+        replica); None before its first write."""
+        return self._core.bookmark.value
+
     def memories(self, scope_id: str) -> Family[m.MemoryCreate, m.MemoryUpdate, m.MemoryPublic]:
         return Family(self._core, calls.memories(scope_id))
 

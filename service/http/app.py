@@ -15,6 +15,7 @@ from graph.driver import Graph
 from graph.schema import Guard, apply_schema
 from service import LOADED_AT
 from service.http import docs, errors, observe
+from service.http.causal import Causal
 from service.http.deps import authorize, document_access
 from service.http.direct import DirectSave
 from service.http.limits import BodySizeLimit
@@ -127,6 +128,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(DirectSave)
     # The import route streams its (large) body itself, under its own limit (service/http/routes/portability.py).
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes, unbuffered=portability.UNBUFFERED)
+    app.add_middleware(Causal)  # Cognition-Bookmark in and out (service/http/causal.py)
     app.add_middleware(observe.RequestObserver)  # outermost: also logs and times the 413s
     document_access(app)
     for router in HOT_FIRST:
