@@ -1,10 +1,12 @@
 """cold_copy: what one large scope costs a replica — a real `cognition serve` on the bench's Neo4j, one scope filled
-raw (bench/recall_gc.py `fill_raw`) to each size in turn. At each size the served process is started fresh and
-timed on its first search of that scope, which builds the scope's copy (service/search/scope_index.py) from Neo4j;
-then on warm searches. Reported: the cold first search (target ≤ 3 s), the served process's RSS before and after
-that copy exists (target ≤ 2 GiB; the RSS growth is the copy seen from outside), and warm search p50. The
-baseline, in the same run: the graph layer reading the same scope's rows (`search/scope_corpus`, what any build
-must first transfer).
+raw (bench/recall_gc.py `fill_raw`) to each size in turn. At each size a served process is started fresh and timed
+on its first search of that scope, which builds the scope's copy (service/search/scope_index.py) from Neo4j, then
+on warm searches; then it is stopped and a second fresh process is timed on its first search again: a replica
+restarted while Neo4j stays up, Neo4j's plans for the search queries already cached (the first process's first
+search also waited for Neo4j to plan them: seconds on a large store). Reported: both first searches (target
+≤ 3 s), the served process's RSS before and after the copy exists (target ≤ 2 GiB; the RSS growth is the copy
+seen from outside), and warm search p50. The baseline, in the same run: the graph layer reading the same scope's
+rows (`search/scope_corpus`, what any build must first transfer).
 
 Sizes: `--sizes cold=100000/1000000` (cumulative, one scope)."""
 
@@ -65,15 +67,22 @@ async def run(ctx: Context) -> list[Row]:
         t0 = time.perf_counter()
         await ctx.graph.read(recall_repo.scope_corpus, scope_id=scope_id, model=None)
         raw_s = time.perf_counter() - t0
-        served = Served(ctx.cfg, key)
-        try:
-            await asyncio.to_thread(served.start, 120.0)
-            progress(f"{NAME}: {n:,}: first search on a fresh cognition serve, then {WARM} warm")
-            cold, warm, idle, rss = await asyncio.to_thread(_served_search, served, key, scope_id, queries)
-        finally:
-            served.stop()
+        firsts = []
+        for attempt in range(2):
+            served = Served(ctx.cfg, key)
+            try:
+                await asyncio.to_thread(served.start, 120.0)
+                progress(f"{NAME}: {n:,}: first search on a fresh cognition serve ({attempt + 1} of 2), then "
+                         f"{WARM} warm")
+                cold, warm, idle, rss = await asyncio.to_thread(_served_search, served, key, scope_id, queries)
+                firsts.append(cold)
+            finally:
+                served.stop()
+        cold, restarted = firsts
         rows += [Row(NAME, f"cold first search at {n:,} vs raw read of the scope's rows", round(cold * 1000, 1),
                      round(raw_s * 1000, 1), "ms", f"<= {MAX_COLD_S * 1000:.0f} ms", cold <= MAX_COLD_S),
+                 Row(NAME, f"the same after a replica restart (plans cached) at {n:,}", round(restarted * 1000, 1),
+                     round(raw_s * 1000, 1), "ms", f"<= {MAX_COLD_S * 1000:.0f} ms", restarted <= MAX_COLD_S),
                  Row(NAME, f"served RSS with the copy at {n:,}", round(rss / 2**20, 1), None, "MiB",
                      f"<= {MAX_RSS // 2**20} MiB", rss <= MAX_RSS),
                  Row(NAME, f"served RSS before the first search at {n:,}", round(idle / 2**20, 1), None, "MiB"),
