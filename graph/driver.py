@@ -45,8 +45,8 @@ _WRITTEN: ContextVar[list[str] | None] = ContextVar("cognition_bookmarks_written
 @contextlib.contextmanager
 def causal(after: Iterable[str] = ()) -> Iterator[list[str]]:
     """Inside: every unit of work on any Graph also waits until the database holds the transactions these bookmarks
-    name (a caller's own writes, made through another replica or on another cluster member), and the bookmarks of
-    the writes made inside are collected in the list it yields (the newest last)."""
+    name (a caller's own writes, made through another replica or on another cluster member), and the list it yields
+    holds the bookmarks of the latest write made inside (which a process's writes chain on: it follows them all)."""
     sink: list[str] = []
     before, wrote = _AFTER.set(tuple(after)[-MAX_BOOKMARKS:]), _WRITTEN.set(sink)
     try:
