@@ -96,7 +96,8 @@ async def run_pass(graph: Graph, req: PassRequest, *, now: datetime | None = Non
         # (memories saved through the service are classified at save time): one round trip, not three.
         unclassified = await repo.unclassified(tx, namespace=req.namespace, owner=req.cognitive_owner)
         if not unclassified:
-            await refresh_flags(tx, req.namespace, req.cognitive_owner, params["stale_before"])
+            await refresh_flags(tx, req.namespace, req.cognitive_owner, params["stale_before"], now=now,
+                                actor=f"{req.kind}:{p['id']}")
         return p, unclassified
 
     p, unclassified = await graph.write(acquire)
@@ -108,7 +109,8 @@ async def run_pass(graph: Graph, req: PassRequest, *, now: datetime | None = Non
                            code="digest_in_progress", details={"pass_id": p["id"]})
     if unclassified:
         await classify(graph, unclassified)
-        await graph.write(refresh_flags, req.namespace, req.cognitive_owner, params["stale_before"])
+        await graph.write(refresh_flags, req.namespace, req.cognitive_owner, params["stale_before"], now=now,
+                          actor=f"{kind}:{p['id']}")
 
     # By id, across attempts: a re-run after a transient refusal no longer sees (as candidates) what the
     # committed batches of the refused run already archived, so their decisions are kept from that run.
@@ -151,10 +153,11 @@ async def classify(graph: Graph, rows: list[dict[str, Any]]) -> None:
         await graph.write(repo.classify, rows=chunk)
 
 
-async def refresh_flags(tx: Any, namespace: str, owner: str, stale_before: datetime) -> None:
+async def refresh_flags(tx: Any, namespace: str, owner: str, stale_before: datetime, *, now: datetime,
+                        actor: str) -> None:
     """Supersession, then staleness, over the partition: set-based, inside the caller's transaction."""
-    await repo.supersede(tx, namespace=namespace, owner=owner)
-    await repo.mark_stale(tx, namespace=namespace, owner=owner, stale_before=stale_before)
+    await repo.supersede(tx, namespace=namespace, owner=owner, now=now, actor=actor)
+    await repo.mark_stale(tx, namespace=namespace, owner=owner, stale_before=stale_before, now=now, actor=actor)
 
 
 async def get_pass(graph: Graph, pass_id: str) -> dict[str, Any]:

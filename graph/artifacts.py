@@ -25,17 +25,21 @@ async def _one(tx: AsyncManagedTransaction, name: str, **params: Any) -> Row | N
 
 
 _SAVE_TIMES = ("created_at", "updated_at", "accessed_at")
+_RECORD_TIMES = ("occurred_at", "valid_from", "valid_until")  # the caller's times (docs/time.md)
 
 
 def wire_row(row: Row) -> Row:
     """A save row as `save.cypher` takes it: a new artifact's three times, equal at a save, travel once as ISO-8601
     text (`at`) that the query makes a DateTime — the same value the driver would send (UTC offset, microseconds),
-    without its pure-Python DateTime packing, which cost a save ~0.2 ms per value."""
+    without its pure-Python DateTime packing, which cost a save ~0.2 ms per value; its occurred_at, valid_from and
+    valid_until travel as text too (`times`, null where none)."""
     props = row["props"]
     at = props["created_at"]
     if any(props[k] != at for k in _SAVE_TIMES):
         raise ValueError("a saved artifact's created_at, updated_at and accessed_at are one time")
-    return {**row, "props": {k: v for k, v in props.items() if k not in _SAVE_TIMES}, "at": at.isoformat()}
+    times = {k: (props[k].isoformat() if props.get(k) is not None else None) for k in _RECORD_TIMES}
+    return {**row, "props": {k: v for k, v in props.items() if k not in _SAVE_TIMES and k not in _RECORD_TIMES},
+            "at": at.isoformat(), "times": times}
 
 
 async def save(tx: AsyncManagedTransaction, *, scope_id: str, rows: list[Row], now: datetime,
@@ -47,6 +51,12 @@ async def save(tx: AsyncManagedTransaction, *, scope_id: str, rows: list[Row], n
     if rec is None:
         return None
     return list(rec["denied"]), list(rec["saved"])
+
+
+async def supersede(tx: AsyncManagedTransaction, *, scope_id: str, by: str, ids: list[str], now: datetime,
+                    actor: str) -> list[Row]:
+    """[{id, found, ordered}] for each of `ids` that `by` supersedes (cypher/artifact/supersede)."""
+    return await _all(tx, "artifact/supersede", scope_id=scope_id, by=by, ids=ids, now=now, actor=actor)
 
 
 async def claim_idempotency(tx: AsyncManagedTransaction, *, key_id: str, request_hash: str, ids: list[str],
@@ -74,8 +84,25 @@ async def load(tx: AsyncManagedTransaction, *, scope_id: str, id: str, families:
     return rec
 
 
-async def list_page(tx: AsyncManagedTransaction, **params: Any) -> list[Row]:
-    return [artifact_row(r["artifact"]) for r in await _all(tx, "artifact/list", **params)]
+async def scope_at(tx: AsyncManagedTransaction, *, scope_id: str, families: list[str], known_at: datetime) -> Row:
+    """{rows, erased}: the scope's records of `families` as the store held them at `known_at`
+    (cypher/artifact/scope_at)."""
+    rec = await _one(tx, "artifact/scope_at", scope_id=scope_id, families=families, known_at=known_at)
+    return rec or {"rows": [], "erased": 0}
+
+
+async def load_at(tx: AsyncManagedTransaction, *, scope_id: str, id: str, families: list[str],
+                  known_at: datetime) -> Row:
+    """{artifact, erased}: one record as the store held it at `known_at` (cypher/artifact/load_at)."""
+    rec = await _one(tx, "artifact/load_at", scope_id=scope_id, id=id, families=families, known_at=known_at)
+    assert rec is not None
+    return rec
+
+
+async def list_page(tx: AsyncManagedTransaction, *, order: str = "created", **params: Any) -> list[Row]:
+    """One page of a list, in created_at or occurred_at order (`order`: "created" or "occurred")."""
+    name = "artifact/list_occurred" if order == "occurred" else "artifact/list"
+    return [artifact_row(r["artifact"]) for r in await _all(tx, name, **params)]
 
 
 async def update(tx: AsyncManagedTransaction, **params: Any) -> Row:
@@ -90,8 +117,9 @@ async def delete(tx: AsyncManagedTransaction, **params: Any) -> Row:
     return rec
 
 
-async def history(tx: AsyncManagedTransaction, *, scope_id: str, id: str, families: list[str]) -> list[Row]:
-    rows = await _all(tx, "artifact/history", scope_id=scope_id, id=id, families=families)
+async def history(tx: AsyncManagedTransaction, *, scope_id: str, id: str, families: list[str],
+                  known_at: datetime | None = None) -> list[Row]:
+    rows = await _all(tx, "artifact/history", scope_id=scope_id, id=id, families=families, known_at=known_at)
     return [native_props(r["item"]) for r in rows]
 
 

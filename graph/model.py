@@ -40,7 +40,8 @@ GC_EXEMPT_KINDS = frozenset({Kind.constraint, Kind.instruction, Kind.environment
 
 # Written by the embed step of the write pipeline; never part of the public record.
 EMBEDDING_PROPS = frozenset({"embedding", "embedding_model", "embedding_revision", "embedded_at"})
-TEXT_TIMES = ("created_at", "updated_at", "accessed_at")  # read back as text (cypher/fragments/artifact_row)
+# Read back as text (cypher/fragments/artifact_row).
+TEXT_TIMES = ("created_at", "updated_at", "accessed_at", "occurred_at", "valid_from", "valid_until")
 
 
 class Artifact(BaseModel):
@@ -83,6 +84,10 @@ class Artifact(BaseModel):
     approved_at: datetime | None = None
     hold_reason: str | None = None  # why it was stored pending: "suspected_injection" (quarantine)
     hold_score: float | None = None  # the learned detector's score that put it on hold
+    # Time (docs/time.md): when it happened; when it held in the world (memories and knowledge pages).
+    occurred_at: datetime | None = None
+    valid_from: datetime | None = None
+    valid_until: datetime | None = None
 
     @classmethod
     def from_node(cls, props: dict[str, Any]) -> Artifact:

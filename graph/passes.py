@@ -62,13 +62,15 @@ async def classify(tx: AsyncManagedTransaction, *, rows: list[Row]) -> int:
     return int(out[0]["classified"]) if out else 0
 
 
-async def supersede(tx: AsyncManagedTransaction, *, namespace: str, owner: str) -> int:
-    out = await _all(tx, "digest/supersede", namespace=namespace, owner=owner)
+async def supersede(tx: AsyncManagedTransaction, *, namespace: str, owner: str, now: datetime, actor: str) -> int:
+    out = await _all(tx, "digest/supersede", namespace=namespace, owner=owner, now=now, actor=actor)
     return int(out[0]["superseded"]) if out else 0
 
 
-async def mark_stale(tx: AsyncManagedTransaction, *, namespace: str, owner: str, stale_before: datetime) -> int:
-    out = await _all(tx, "digest/mark_stale", namespace=namespace, owner=owner, stale_before=stale_before)
+async def mark_stale(tx: AsyncManagedTransaction, *, namespace: str, owner: str, stale_before: datetime,
+                     now: datetime, actor: str) -> int:
+    out = await _all(tx, "digest/mark_stale", namespace=namespace, owner=owner, stale_before=stale_before, now=now,
+                     actor=actor)
     return int(out[0]["changed"]) if out else 0
 
 

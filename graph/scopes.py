@@ -21,7 +21,8 @@ def new_id() -> str:
 
 def kernel_properties(now: datetime) -> dict[str, Any]:
     return {"status": "active", "content": "", "revision": 1, "created_at": now, "updated_at": now,
-            "accessed_at": now, "recall_count": 0, "trust": 1.0, "stale": False, "conflicted": False, "tags": []}
+            "accessed_at": now, "occurred_at": now, "recall_count": 0, "trust": 1.0, "stale": False,
+            "conflicted": False, "tags": []}
 
 
 async def create(tx: AsyncManagedTransaction, *, namespace: str, cognitive_owner: str, name: str,

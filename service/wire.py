@@ -104,6 +104,13 @@ def list_position(cursor: str) -> tuple[datetime, str]:
         raise invalid_cursor() from exc
 
 
+def view_header(view: Any) -> str:
+    """A load's view of time, for its `Cognition-View` header: `as_of=<instant>` and, for a read of the past,
+    `; known_at=<instant>` (service.usecases.timeview.Resolved)."""
+    out = f"as_of={view.as_of.isoformat()}"
+    return out + (f"; known_at={view.known_at.isoformat()}" if view.known_at is not None else "")
+
+
 # ---- revisions and keys in headers ------------------------------------------------------------------------
 
 _ETAG = re.compile(r'^\s*(?:W/)?"?(\d{1,12})"?\s*$')

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cognition.schemas.records import ArtifactPublic
+from cognition.schemas.records import ArtifactPublic, AsOf, KnownAt, Now, TimeView
 from cognition.schemas.vocabulary import DEFAULT_LIMITS, MAX_LIMIT
 
 ArmName = Literal["constraints", "instructions", "environment", "preferences", "recent_episodes",
@@ -24,9 +24,13 @@ class ContextRequest(BaseModel):
                           "without it that arm is empty")
     limits: dict[ArmName, Limit] = Field(
         default_factory=dict, description=f"per-arm item limits; defaults {DEFAULT_LIMITS}")
+    as_of: AsOf = None
+    known_at: KnownAt = None
+    now: Now = None
 
 
 class ContextResponse(BaseModel):
     arms: dict[str, list[ArtifactPublic]] = Field(
         description="each arm of the surface, in its order; every item passed RecallQualityOK and counted as "
                     "a recall")
+    view: TimeView | None = None

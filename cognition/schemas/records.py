@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from cognition.schemas.vocabulary import SERVICE_OWNED, EdgeType, Family, Kind, Source, Status, Tier
@@ -34,6 +34,28 @@ def _neo4j_offset(value: datetime) -> datetime:
 
 
 Instant = Annotated[datetime, AfterValidator(_neo4j_offset)]  # a time the API takes in: an offset Neo4j can hold
+# A time a record carries (when it happened, when it held): the time zone is required, so that an instant never
+# depends on where the service runs.
+Moment = Annotated[AwareDatetime, AfterValidator(_neo4j_offset)]
+MAX_SUPERSEDES = 20
+
+OccurredAt = Annotated[Moment | None, Field(
+    None, description="when the thing happened (the conversation, the observation); time zone required; not in the "
+                      "future; defaults to the save time")]
+ValidFrom = Annotated[Moment | None, Field(
+    None, description="when the fact began to hold in the world (valid time); defaults to occurred_at")]
+ValidUntil = Annotated[Moment | None, Field(
+    None, description="when the fact stopped holding (exclusive); open (null) by default; a supersession closes it")]
+Supersedes = Annotated[list[Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9-]+$")]], Field(
+    max_length=MAX_SUPERSEDES,
+    description="ids of records of this scope and family that this one replaces: their valid_until is closed at "
+                "this record's valid_from, they are flagged conflicted and stay readable")]
+
+
+def _validity_ordered(valid_from: datetime | None, valid_until: datetime | None) -> None:
+    if valid_from is not None and valid_until is not None and valid_until <= valid_from:
+        raise PydanticCustomError("invalid_validity", "valid_until must be after valid_from",
+                                  {"code": "invalid_validity"})
 
 
 class WriteBody(BaseModel):
@@ -64,6 +86,7 @@ SourceField = Annotated[Source | None, Field(
 
 class _Common(WriteBody):
     source: SourceField = None
+    occurred_at: OccurredAt = None
     tags: Tags = []
     subject: Subject | None = Field(None, description="records of one scope with the same subject are about "
                                                       "the same thing (used by supersession)")
@@ -71,20 +94,35 @@ class _Common(WriteBody):
     metadata: Metadata = {}
 
 
-class MemoryCreate(_Common):
+class _Valid(BaseModel):
+    """Valid time (memories and knowledge pages): when the fact held in the world."""
+
+    valid_from: ValidFrom = None
+    valid_until: ValidUntil = None
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Any:
+        _validity_ordered(self.valid_from, self.valid_until)
+        return self
+
+
+class MemoryCreate(_Common, _Valid):
     family: ClassVar[Family] = Family.memory
     kind: Kind
     tier: Tier
     content: Content
+    supersedes: Supersedes = []
 
 
-class MemoryUpdate(WriteBody):
+class MemoryUpdate(WriteBody, _Valid):
     family: ClassVar[Family] = Family.memory
     content: Content | None = None
     tags: Tags | None = None
     subject: Subject | None = None
     trust: Trust | None = None
     metadata: Metadata | None = None
+    occurred_at: OccurredAt = None
+    supersedes: Supersedes | None = None
 
 
 class Relation(BaseModel):
@@ -93,14 +131,15 @@ class Relation(BaseModel):
     to_id: ArtifactId
 
 
-class KnowledgeCreate(_Common):
+class KnowledgeCreate(_Common, _Valid):
     family: ClassVar[Family] = Family.knowledge
     title: Short
     body: Content
     relations: Annotated[list[Relation], Field(max_length=100)] = []
+    supersedes: Supersedes = []
 
 
-class KnowledgeUpdate(WriteBody):
+class KnowledgeUpdate(WriteBody, _Valid):
     family: ClassVar[Family] = Family.knowledge
     title: Short | None = None
     body: Content | None = None
@@ -108,6 +147,8 @@ class KnowledgeUpdate(WriteBody):
     subject: Subject | None = None
     trust: Trust | None = None
     metadata: Metadata | None = None
+    occurred_at: OccurredAt = None
+    supersedes: Supersedes | None = None
 
 
 Step = Annotated[str, Field(min_length=1, max_length=2000)]
@@ -129,6 +170,7 @@ class SkillUpdate(WriteBody):
     subject: Subject | None = None
     trust: Trust | None = None
     metadata: Metadata | None = None
+    occurred_at: OccurredAt = None
 
 
 class KernelUpdate(WriteBody):
@@ -142,6 +184,7 @@ class KernelUpdate(WriteBody):
 class WorkingStateCreate(WriteBody):
     family: ClassVar[Family] = Family.working_state
     source: SourceField = None
+    occurred_at: OccurredAt = None
     content: Content
     tags: Tags = []
     metadata: Metadata = {}
@@ -152,6 +195,7 @@ class WorkingStateUpdate(WriteBody):
     content: Content | None = None
     tags: Tags | None = None
     metadata: Metadata | None = None
+    occurred_at: OccurredAt = None
 
 
 class MemoryBatch(BaseModel):
@@ -184,6 +228,11 @@ class _PublicBase(BaseModel):
     approved_at: datetime | None = None
     hold_reason: str | None = None
     hold_score: float | None = None
+    # Time: when it happened (every family), and when it held in the world (memories and knowledge pages; null
+    # elsewhere). created_at / updated_at and the revisions are the store's own clock.
+    occurred_at: datetime | None = None
+    valid_from: datetime | None = None
+    valid_until: datetime | None = None
 
 
 class MemoryPublic(_PublicBase):
@@ -221,9 +270,42 @@ ArtifactPublic = Annotated[MemoryPublic | KnowledgePublic | SkillPublic | Kernel
                            Field(discriminator="family")]
 
 
+class TimeSpan(BaseModel):
+    """A time expression of a query ("last week", "去年", "May 2023") and the interval [start, end) it names."""
+
+    text: str
+    start: datetime
+    end: datetime
+
+
+class TimeView(BaseModel):
+    """Which view of time an answer was read in. `as_of` is valid time (what held in the world then; the answer
+    holds only records valid at that instant unless `include_invalid`); `known_at` is record time (the store as it
+    was then: revisions, statuses and deletions replayed), null for the store as it is; `now` is the instant the
+    query's relative phrases were resolved against, and `resolved` what they named."""
+
+    as_of: datetime
+    known_at: datetime | None = None
+    include_invalid: bool = False
+    now: datetime | None = None
+    resolved: list[TimeSpan] = []
+
+
+AsOf = Annotated[Moment | None, Field(
+    None, description="valid time: answer what held in the world at this instant (default: now)")]
+KnownAt = Annotated[Moment | None, Field(
+    None, description="record time: answer from the store as it was at this instant (revisions, statuses and "
+                      "deletions replayed; default: the store as it is). Never counts as a recall")]
+Now = Annotated[Moment | None, Field(
+    None, description="the question's own date: relative phrases ('yesterday', 'last week', 'in May', '去年', "
+                      "'上个月') are resolved against it and rank records that occurred then higher; also the "
+                      "default as_of")]
+
+
 class Page(BaseModel):
     items: list[ArtifactPublic]
     next_cursor: str | None = None
+    view: TimeView | None = None
 
 
 class Items(BaseModel):
@@ -238,6 +320,13 @@ class SearchRequest(BaseModel):
     tag: Tag | None = None
     include_archived: bool = False
     limit: Annotated[int, Field(ge=1, le=100)] = 10
+    occurred_after: Moment | None = Field(None, description="only records that occurred at or after this instant")
+    occurred_before: Moment | None = Field(None, description="only records that occurred before this instant")
+    as_of: AsOf = None
+    known_at: KnownAt = None
+    include_invalid: bool = Field(False, description="also records not valid at as_of (superseded, expired, not yet "
+                                                     "valid)")
+    now: Now = None
 
 
 class SearchHitMemory(MemoryPublic):
@@ -257,6 +346,7 @@ SearchHit = Annotated[SearchHitMemory | SearchHitKnowledge | SearchHitSkill, Fie
 
 class SearchResults(BaseModel):
     items: list[SearchHit]
+    view: TimeView | None = None
 
 
 class HistoryItem(BaseModel):
@@ -273,6 +363,7 @@ class HistoryItem(BaseModel):
 
 class History(BaseModel):
     items: list[HistoryItem]
+    view: TimeView | None = None
 
 
 class EdgeCreate(BaseModel):

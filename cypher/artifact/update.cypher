@@ -1,5 +1,6 @@
-// Update as a new revision, with optimistic concurrency. Params: $scope_id, $id, $families, $expected
-// (revision), $changes (map), $now, $actor, $event_id
+// Update as a new revision, with optimistic concurrency. The revision keeps the record's state after the change
+// (fragment REVISION_STATE). Params: $scope_id, $id, $families, $expected (revision), $changes (map), $now,
+// $actor, $event_id
 // Concurrency rule (lock by write, then read), the same in every query that reads, checks and writes:
 // `SET a._lock = true` takes the node's write lock (held to commit; `REMOVE a._lock` right after leaves no trace),
 // and every property the check depends on is read after it through `apoc.any.properties(a)`. A plain `a.revision`
@@ -11,20 +12,23 @@
 // wins and the rest answer 412 with its revision. A concurrent delete turns the node into a tombstone, which the
 // label check after the lock sees. tests/integration/test_lock_plans.py fails when a guarded property is read
 // before the lock.
-// guards: a.revision, a.status, a.kind
+// guards: a.revision, a.status, a.kind, a.valid_from, a.valid_until
 // The scope's write policy applies to updates too: `deny` refuses them (`require_approval` governs new
 // records only, so an approved record is not hidden again by an edit).
 OPTIONAL MATCH (a:Artifact {id: $id}) WHERE a.scope_id = $scope_id AND a.family IN $families
 SET a._lock = true
 WITH a, apoc.any.properties(a) AS locked, a:Artifact AS live
 REMOVE a._lock
-WITH CASE WHEN live THEN a END AS a, CASE WHEN live THEN locked.revision END AS current, locked.kind AS kind
+WITH CASE WHEN live THEN a END AS a, CASE WHEN live THEN locked.revision END AS current, locked.kind AS kind,
+     // valid time after the change: a validity must end after it begins
+     coalesce($changes.valid_until, locked.valid_until) > coalesce($changes.valid_from, locked.valid_from)
+       OR coalesce($changes.valid_until, locked.valid_until) IS NULL AS ordered
 OPTIONAL MATCH (s:Scope {id: $scope_id})
-WITH a, current, apoc.convert.fromJsonMap(coalesce(s.write_policy, '{}')) AS policy, kind
-WITH a, current, coalesce(policy.by_kind[coalesce(kind, '')], policy.by_family[a.family], policy.default, 'auto')
-                 = 'deny' AS denied
-OPTIONAL CALL (a, current, denied) {
-  WITH a WHERE current = $expected AND NOT denied
+WITH a, current, ordered, apoc.convert.fromJsonMap(coalesce(s.write_policy, '{}')) AS policy, kind
+WITH a, current, ordered,
+     coalesce(policy.by_kind[coalesce(kind, '')], policy.by_family[a.family], policy.default, 'auto') = 'deny' AS denied
+OPTIONAL CALL (a, current, denied, ordered) {
+  WITH a WHERE current = $expected AND NOT denied AND ordered
   OPTIONAL MATCH (a)-[:HAS_REVISION]->(prev:Revision {revision: current})
   SET a += $changes, a.revision = current + 1, a.updated_at = $now
   // A skill's searchable text is derived from its parts; the hash always from the content as stored.
@@ -32,11 +36,15 @@ OPTIONAL CALL (a, current, denied) {
       a.content = CASE a.family WHEN 'skill' THEN a.when_to_use + '\n' + apoc.text.join(a.steps, '\n')
                   ELSE a.content END
   SET a.content_hash = apoc.util.sha256([a.content])
-  CREATE (a)-[:HAS_REVISION]->(rev:Revision {artifact_id: a.id, scope_id: a.scope_id, revision: current + 1,
-                                             content_hash: a.content_hash, content: a.content, at: $now, actor: $actor})
-  FOREACH (p IN CASE WHEN prev IS NULL THEN [] ELSE [prev] END | CREATE (rev)-[:PREVIOUS]->(p))
+  WITH a, prev, current
+  CALL (a, prev, current) {
+    WITH a AS x, prev, current
+    CREATE (x)-[:HAS_REVISION]->(rev:Revision)
+    SET rev = {{REVISION_STATE}}, rev.revision = current + 1, rev.at = $now, rev.actor = $actor
+    FOREACH (p IN CASE WHEN prev IS NULL THEN [] ELSE [prev] END | CREATE (rev)-[:PREVIOUS]->(p))
+  }
   CREATE (:Event {id: $event_id, op: 'update', at: $now, actor: $actor, scope_id: a.scope_id, artifact_id: a.id,
                   family: a.family, revision: current + 1})
   RETURN a {.*, embedding: null, relations: [(a)-[r:RELATES_TO]->(b) | {type: r.type, to_id: b.id}]} AS updated
 }
-RETURN a IS NOT NULL AS found, denied, current, updated
+RETURN a IS NOT NULL AS found, denied, current, ordered, updated

@@ -29,7 +29,8 @@
 //   planning time grows with the query's text: four copies of the pipeline took ~12 s to plan, one ~4.5 s
 //   (docs/context-and-ranking.md), paid on a Neo4j's first call and at each statistics replan.
 // - the lock tail reads, under the lock, only the properties RecallQualityOK and the count need.
-// Params: $scope_id, $arms (map arm -> requested), $limits (map arm -> n), $now, $w (retention weights),
+// Params: $scope_id, $arms (map arm -> requested), $limits (map arm -> n), $now, $as_of (valid time: the arms hold
+//         what was valid then; RecallQualityOK asks it), $w (retention weights),
 //         $cand_first, $cand (the lengths of the retention lists, first and second reading), $scan_max,
 //         and those of fragments/hybrid_rank.cypher for relevant_memories ($families = ['memory'], $statuses = ['active'])
 OPTIONAL MATCH (s:Scope {id: $scope_id}) WHERE s.deleting IS NULL
@@ -248,12 +249,13 @@ OPTIONAL CALL (s) {
   }
   RETURN arm, CASE WHEN exact OR scanned IS NULL THEN top ELSE scanned[..n] END AS items
   UNION ALL
-  // recent_episodes: memories of kind episodic; newest first
+  // recent_episodes: memories of kind episodic; the latest to have happened first (occurred_at: a conversation
+  // imported late is not new), and none that happened after $as_of
   WITH s WHERE s IS NOT NULL AND $arms.recent_episodes
-  MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, created_at, id)
+  MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, occurred_at, id)
   WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'episodic' AND {{RECALL_QUALITY_OK}}
-    AND a.created_at IS NOT NULL AND a.id IS NOT NULL
-  WITH a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.created_at DESC, a.id DESC LIMIT $limits.recent_episodes
+    AND a.occurred_at <= $as_of AND a.id IS NOT NULL
+  WITH a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.occurred_at DESC, a.id DESC LIMIT $limits.recent_episodes
   RETURN 'recent_episodes' AS arm, collect(a) AS items
   UNION ALL
   // relevant_memories: memories of any kind, hybrid-ranked against the query (nothing without one)
@@ -272,12 +274,13 @@ WITH s, [x IN collect({arm: arm, items: items}) WHERE x.arm IS NOT NULL] AS arms
 // Recalls are counted from the value read under the lock, so concurrent recalls of one row never lose a count.
 // (apoc.lock.nodes takes the same exclusive locks as writing a marker property to each row did, without the two
 // property writes per row: measured 6 ms of a 100,000-memory call.)
-// guards: n.status, n.stale, n.conflicted, n.recall_count
+// guards: n.status, n.stale, n.conflicted, n.recall_count, n.valid_from, n.valid_until
 WITH s, arms, apoc.coll.sortNodes(apoc.coll.toSet(apoc.coll.flatten([x IN arms | x.items])), '^id') AS picked
 CALL apoc.lock.nodes(picked)
 // Only what RecallQualityOK and the count read, not the content; picked[i] and locked[i] are the same row.
 WITH s, arms, picked,
-     [n IN picked | apoc.any.properties(n, ['id', 'family', 'status', 'stale', 'conflicted', 'recall_count'])]
+     [n IN picked | apoc.any.properties(n, ['id', 'family', 'status', 'stale', 'conflicted', 'recall_count',
+                                            'valid_from', 'valid_until'])]
      AS locked
 WITH s, arms, picked, locked
 CALL (picked, locked) {

@@ -11,7 +11,7 @@
 // locked and RecallQualityOK is asked again under the lock (Neo4j reads committed data, so a supersession that
 // commits between selection and lock would otherwise slip through); what survives counts as a recall
 // (recall_count + 1, accessed_at = $now) in this same transaction.
-// Params: $scope_id, $arms (map arm -> requested), $limits (map arm -> n), $now, $w (retention weights),
+// Params: $scope_id, $arms (map arm -> requested), $limits (map arm -> n), $now, $as_of, $w (retention weights),
 //         and those of fragments/hybrid_rank.cypher for relevant_memories ($families = ['memory'], $statuses = ['active'])
 OPTIONAL MATCH (s:Scope {id: $scope_id}) WHERE s.deleting IS NULL
 OPTIONAL CALL (s) {
@@ -49,11 +49,12 @@ OPTIONAL CALL (s) {
   WITH a ORDER BY retention DESC, a.updated_at DESC, a.id DESC LIMIT $limits.preferences
   RETURN 'preferences' AS arm, collect(a) AS items
   UNION ALL
-  // recent_episodes: memories of kind episodic; newest first
+  // recent_episodes: memories of kind episodic; the latest to have happened (by $as_of) first
   WITH s WHERE s IS NOT NULL AND $arms.recent_episodes
   MATCH (a:Artifact)
   WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'episodic' AND {{RECALL_QUALITY_OK}}
-  WITH a ORDER BY a.created_at DESC, a.id DESC LIMIT $limits.recent_episodes
+    AND a.occurred_at <= $as_of
+  WITH a ORDER BY a.occurred_at DESC, a.id DESC LIMIT $limits.recent_episodes
   RETURN 'recent_episodes' AS arm, collect(a) AS items
   UNION ALL
   // relevant_memories: memories of any kind, hybrid-ranked against the query (nothing without one)
@@ -108,7 +109,7 @@ WITH s, [x IN collect({arm: arm, items: items}) WHERE x.arm IS NOT NULL] AS arms
 // value cached at selection, before the lock; see artifact/update.cypher): a row superseded, archived or deleted
 // by a transaction that committed after selection is dropped, and none can change until this transaction ends.
 // Recalls are counted from the value read under the lock, so concurrent recalls of one row never lose a count.
-// guards: n.status, n.stale, n.conflicted, n.recall_count
+// guards: n.status, n.stale, n.conflicted, n.recall_count, n.valid_from, n.valid_until
 WITH s, arms, apoc.coll.sortNodes(apoc.coll.toSet(apoc.coll.flatten([x IN arms | x.items])), '^id') AS picked
 FOREACH (n IN picked | SET n._lock = true)
 WITH s, arms, picked, [n IN picked | apoc.any.properties(n)] AS locked

@@ -22,11 +22,13 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
+from cognition.schemas.records import Moment
 from graph.errors import CognitionError, Unavailable
 from graph.model import Family, Kind, Tier
 from service.mcp import tools
 from service.usecases.access import Authenticator, Operation, Principal, require, require_visible
 from service.usecases.runtime import Runtime
+from service.usecases.timeview import TimeView
 from service.wire import refusal_body, status_of
 
 _log = logging.getLogger("cognition.mcp")
@@ -113,15 +115,24 @@ class CognitionMCP(MCPServer[Any]):
 ScopeId = Annotated[str, Field(description="a scope id from list_scopes")]
 ItemId = Annotated[str, Field(description="a record id")]
 Cursor = Annotated[str | None, Field(description="next_cursor of the previous page")]
+AsOf = Annotated[Moment | None, Field(description="valid time (ISO 8601 with a zone): what held at this instant; "
+                                                  "default now")]
+KnownAt = Annotated[Moment | None, Field(description="record time: answer from the store as it was at this "
+                                                     "instant (an audit; nothing is counted as a recall)")]
+Now = Annotated[Moment | None, Field(description="the question's own date: 'yesterday', 'last week', 'in May', "
+                                                 "'去年' resolve against it")]
 
 DESCRIPTIONS = {
     "save_memory": "Save a memory in a scope. It passes the write gates (threat scan, content quality, the scope's "
-                   "approval policy: it may be stored as pending). Returns the record with its revision.",
+                   "approval policy: it may be stored as pending). occurred_at says when it happened (default now); "
+                   "supersedes names older memories it replaces (their validity ends where this one's begins). "
+                   "Returns the record with its revision.",
     "recall": "Recall what should be in context now: the scope's constraints, instructions, environment, "
               "preferences, recent episodes, memories relevant to `query`, knowledge, skills and profile. Only "
-              "current, approved rows; each counts as a recall.",
-    "search": "Search a scope's memories (or knowledge or skills) by text. Stale and superseded rows come back "
-              "flagged; archived ones only with include_archived. Long texts are cut; use get for a whole record.",
+              "current, approved rows (valid now, or at as_of); each counts as a recall (not with known_at).",
+    "search": "Search a scope's memories (or knowledge or skills) by text: what is valid now, or at as_of; "
+              "superseded rows only with include_invalid; archived ones only with include_archived. Long texts are "
+              "cut; use get for a whole record.",
     "get": "Get one memory, knowledge page or skill by id, whole, with its revision (needed by update_memory).",
     "update_memory": "Change a memory as a new revision. Pass the revision you read; a newer one answers "
                      "revision_mismatch with current_revision. Passes the same write gates as save_memory.",
@@ -169,12 +180,16 @@ def build_server(binding: Binding, principal_of: PrincipalOf, *, name: str = "co
                           trust: Annotated[float | None, Field(description="0..1")] = None,
                           idempotency_key: Annotated[str | None, Field(
                               description="a retried save with the same key writes once")] = None,
+                          occurred_at: Annotated[Moment | None, Field(
+                              description="when it happened (ISO 8601 with a zone); default now")] = None,
+                          supersedes: Annotated[list[str] | None, Field(
+                              description="ids of memories this one replaces")] = None,
                           ) -> CallToolResult:
         body: dict[str, Any] = {"content": content, "kind": kind, "tier": tier, "tags": tags or []}
-        if subject is not None:
-            body["subject"] = subject
-        if trust is not None:
-            body["trust"] = trust
+        for key, value in (("subject", subject), ("trust", trust), ("occurred_at", occurred_at),
+                           ("supersedes", supersedes)):
+            if value is not None:
+                body[key] = value
         return await guarded(ctx, Operation.write, scope_id,
                              lambda rt, p: tools.save_memory(rt, p, scope_id, body, idempotency_key))
 
@@ -183,33 +198,47 @@ def build_server(binding: Binding, principal_of: PrincipalOf, *, name: str = "co
                      query: Annotated[str | None, Field(description="what the turn is about")] = None,
                      surface: Literal["eager", "lazy", "cold_start", "all"] = "all",
                      limit_per_arm: Annotated[int, Field(description=f"1..{tools.MAX_PER_ARM}")] = 5,
+                     as_of: AsOf = None, known_at: KnownAt = None, now: Now = None,
                      ) -> CallToolResult:
+        view = TimeView(as_of=as_of, known_at=known_at, now=now)
         return await guarded(ctx, Operation.read, scope_id,
                              lambda rt, _: tools.recall(rt, scope_id, surface=surface, query=query,
-                                                       limit_per_arm=limit_per_arm))
+                                                       limit_per_arm=limit_per_arm, view=view))
 
     @tool("search", read_only=False)  # hits count as recalls, as over HTTP
     async def search(ctx: Context, scope_id: ScopeId, query: str,
                      family: Literal["memory", "knowledge", "skill"] = "memory",
                      kind: Kind | None = None, tier: Tier | None = None, tag: str | None = None,
                      include_archived: bool = False,
-                     limit: Annotated[int, Field(description=f"1..{tools.MAX_SEARCH}")] = 10) -> CallToolResult:
+                     limit: Annotated[int, Field(description=f"1..{tools.MAX_SEARCH}")] = 10,
+                     as_of: AsOf = None, known_at: KnownAt = None, now: Now = None,
+                     include_invalid: Annotated[bool, Field(description="also superseded or expired records")] = False,
+                     occurred_after: Moment | None = None, occurred_before: Moment | None = None) -> CallToolResult:
+        view = TimeView(as_of=as_of, known_at=known_at, now=now, include_invalid=include_invalid)
         return await guarded(ctx, Operation.read, scope_id,
                              lambda rt, _: tools.search(rt, scope_id, query=query, family=Family(family),
                                                        kind=kind.value if kind else None,
                                                        tier=tier.value if tier else None, tag=tag,
-                                                       include_archived=include_archived, limit=limit))
+                                                       include_archived=include_archived, limit=limit, view=view,
+                                                       occurred_after=occurred_after,
+                                                       occurred_before=occurred_before))
 
     @tool("get", read_only=False)  # a load is a recall (recall_count + 1), as over HTTP
-    async def get(ctx: Context, scope_id: ScopeId, id: ItemId) -> CallToolResult:
-        return await guarded(ctx, Operation.read, scope_id, lambda rt, _: tools.get(rt, scope_id, id))
+    async def get(ctx: Context, scope_id: ScopeId, id: ItemId, as_of: AsOf = None,
+                  known_at: KnownAt = None) -> CallToolResult:
+        view = TimeView(as_of=as_of, known_at=known_at)
+        return await guarded(ctx, Operation.read, scope_id, lambda rt, _: tools.get(rt, scope_id, id, view))
 
     @tool("update_memory", read_only=False)
     async def update_memory(ctx: Context, scope_id: ScopeId, id: ItemId,
                             revision: Annotated[int, Field(description="the revision you read (get)")],
                             content: str | None = None, tags: list[str] | None = None,
-                            subject: str | None = None, trust: float | None = None) -> CallToolResult:
-        changes = {k: v for k, v in {"content": content, "tags": tags, "subject": subject, "trust": trust}.items()
+                            subject: str | None = None, trust: float | None = None,
+                            valid_until: Annotated[Moment | None, Field(
+                                description="when it stopped holding")] = None,
+                            supersedes: list[str] | None = None) -> CallToolResult:
+        changes = {k: v for k, v in {"content": content, "tags": tags, "subject": subject, "trust": trust,
+                                     "valid_until": valid_until, "supersedes": supersedes}.items()
                    if v is not None}
         return await guarded(ctx, Operation.write, scope_id,
                              lambda rt, p: tools.update_memory(rt, p, scope_id, id, revision, changes))
@@ -223,9 +252,11 @@ def build_server(binding: Binding, principal_of: PrincipalOf, *, name: str = "co
 
     @tool("history", read_only=True)
     async def history(ctx: Context, scope_id: ScopeId, id: ItemId, cursor: Cursor = None,
-                      limit: Annotated[int, Field(description=f"1..{tools.MAX_HISTORY}")] = 20) -> CallToolResult:
+                      limit: Annotated[int, Field(description=f"1..{tools.MAX_HISTORY}")] = 20,
+                      known_at: KnownAt = None) -> CallToolResult:
+        view = TimeView(known_at=known_at)
         return await guarded(ctx, Operation.read, scope_id,
-                             lambda rt, _: tools.history(rt, scope_id, id, cursor=cursor, limit=limit))
+                             lambda rt, _: tools.history(rt, scope_id, id, cursor=cursor, limit=limit, view=view))
 
     @tool("explain", read_only=True)
     async def explain(ctx: Context, scope_id: ScopeId, id: ItemId) -> CallToolResult:

@@ -21,6 +21,7 @@ from service.usecases import context, scopes
 from service.usecases.access import Principal
 from service.usecases.drafts import change_of, draft_of
 from service.usecases.runtime import Runtime
+from service.usecases.timeview import CURRENT, TimeView
 from service.wire import decode_cursor, encode_cursor, invalid_cursor, pair_position, public
 
 PREVIEW_CHARS = 2000  # per long text field in a list answer
@@ -79,23 +80,32 @@ async def save_memory(rt: Runtime, principal: Principal, scope_id: str, body: di
     return {**record(result.items[0]), "replayed": result.replayed}
 
 
+def _view(at: Any) -> dict[str, Any]:
+    """The answer's view of time (cognition.schemas.records.TimeView), as JSON."""
+    out: dict[str, Any] = json.loads(json.dumps(at.wire(), default=_iso))
+    return out
+
+
 async def recall(rt: Runtime, scope_id: str, *, surface: str, query: str | None,
-                 limit_per_arm: int) -> dict[str, Any]:
+                 limit_per_arm: int, view: TimeView = CURRENT) -> dict[str, Any]:
     n = _limit(limit_per_arm, MAX_PER_ARM)
     limits = {arm: min(n, default) for arm, default in DEFAULT_LIMITS.items()}
-    ctx = await context.assemble(rt, scope_id, surface=surface, query=query, limits=limits)
-    return {"arms": {arm: [preview(record(a)) for a in items] for arm, items in ctx.arms.items()}}
+    ctx = await context.assemble(rt, scope_id, surface=surface, query=query, limits=limits, view=view)
+    return {"arms": {arm: [preview(record(a)) for a in items] for arm, items in ctx.arms.items()},
+            "view": _view(ctx.view)}
 
 
 async def search(rt: Runtime, scope_id: str, *, query: str, family: Family, kind: str | None, tier: str | None,
-                 tag: str | None, include_archived: bool, limit: int) -> dict[str, Any]:
-    hits = await use.search(rt, scope_id, [family], query=query, kind=kind, tier=tier, tag=tag,
-                            include_archived=include_archived, limit=_limit(limit, MAX_SEARCH))
-    return {"items": [preview({**record(a), "score": s}) for a, s in hits]}
+                 tag: str | None, include_archived: bool, limit: int, view: TimeView = CURRENT,
+                 occurred_after: Any = None, occurred_before: Any = None) -> dict[str, Any]:
+    hits, at = await use.search_answer(rt, scope_id, [family], query=query, kind=kind, tier=tier, tag=tag,
+                                       include_archived=include_archived, limit=_limit(limit, MAX_SEARCH),
+                                       view=view, occurred_after=occurred_after, occurred_before=occurred_before)
+    return {"items": [preview({**record(a), "score": s}) for a, s in hits], "view": _view(at)}
 
 
-async def get(rt: Runtime, scope_id: str, id: str) -> dict[str, Any]:
-    return record(await use.load(rt, scope_id, id, ADVISORY_FAMILIES))
+async def get(rt: Runtime, scope_id: str, id: str, view: TimeView = CURRENT) -> dict[str, Any]:
+    return record(await use.load(rt, scope_id, id, ADVISORY_FAMILIES, view))
 
 
 async def update_memory(rt: Runtime, principal: Principal, scope_id: str, id: str, revision: int,
@@ -116,9 +126,10 @@ async def forget(rt: Runtime, principal: Principal, scope_id: str, id: str, *, d
     return {"id": id, "status": "removed", "detached": detached}
 
 
-async def history(rt: Runtime, scope_id: str, id: str, *, cursor: str | None, limit: int) -> dict[str, Any]:
+async def history(rt: Runtime, scope_id: str, id: str, *, cursor: str | None, limit: int,
+                  view: TimeView = CURRENT) -> dict[str, Any]:
     n, offset = _limit(limit, MAX_HISTORY), _offset_of(cursor)
-    items = await use.history(rt, scope_id, id, ADVISORY_FAMILIES)
+    items = await use.history(rt, scope_id, id, ADVISORY_FAMILIES, view)
     shaped = History.model_validate({"items": items[offset:offset + n]}).model_dump(mode="json")["items"]
     page = [preview(i) for i in shaped]
     nxt = _offset_cursor(offset + n) if offset + n < len(items) else None

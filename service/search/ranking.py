@@ -137,16 +137,22 @@ def hybrid_params(*, lucene: str | None, qvec: list[float] | None, model: str | 
                   families: list[str], statuses: list[str], fetch: int, now: datetime,
                   kind: str | None = None, tier: str | None = None, tag: str | None = None,
                   params: RankingParams = DEFAULT, min_cosine: float = 0.2,
-                  ft_ids: list[str] | None = None, vec_ids: list[str] | None = None) -> dict[str, Any]:
+                  ft_ids: list[str] | None = None, vec_ids: list[str] | None = None,
+                  as_of: datetime | None = None, any_time: bool = False,
+                  occurred_from: datetime | None = None, occurred_to: datetime | None = None) -> dict[str, Any]:
     """The parameters of fragments/hybrid_rank.cypher (`ft_ids` / `vec_ids`: rankings made by the scope index,
     which take the place of the Lucene query and the Cypher vector scan). The query's own inputs travel in one
     map, `q`: Neo4j caches a plan per parameter type and size class, so as separate parameters a null, an empty
-    list and lists of 5 or 30 ids each cost the query a plan of its own (seconds for the context query)."""
+    list and lists of 5 or 30 ids each cost the query a plan of its own (seconds for the context query).
+    Valid time: hits hold at `as_of` (default `now`) unless `any_time`; `occurred_from` / `occurred_to` bound
+    occurred_at (fragments/search_filter.cypher)."""
     return {"q": {"lucene": lucene, "qvec": qvec, "model": model, "ft_ids": ft_ids, "vec_ids": vec_ids,
-                  "kind": kind, "tier": tier, "tag": tag},
+                  "kind": kind, "tier": tier, "tag": tag, "any_time": any_time, "occurred_from": occurred_from,
+                  "occurred_to": occurred_to},
             "scope_id": scope_id, "families": families, "statuses": statuses, "fetch": fetch,
             "min_sim": min_sim(params, min_cosine), "rrf_k": params.rrf_k, "boost": params.retention_boost,
-            "w_ft": params.w_ft, "w_vec": params.w_vec, "now": now, "w": weights_param(params.weights)}
+            "w_ft": params.w_ft, "w_vec": params.w_vec, "now": now, "as_of": as_of or now,
+            "w": weights_param(params.weights)}
 
 
 @dataclass(frozen=True, slots=True)

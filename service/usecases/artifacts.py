@@ -21,9 +21,11 @@ from service.gates.pipeline import HOLD_REASON, LEARNED_RULE, Candidate, GateRef
 from service.gates.provenance import resolve_source
 from service.search import embedding, ranking, scope_index
 from service.search.ranking import lucene_query
+from service.usecases import recordtime
 from service.usecases.access import AGENT
 from service.usecases.drafts import Change, Draft, sha256
 from service.usecases.runtime import Runtime
+from service.usecases.timeview import CURRENT, Resolved, TimeView, valid_at
 
 VIEWS = ("support", "lineage", "invalidation", "cleanup")
 
@@ -38,7 +40,27 @@ def candidate(draft: Draft) -> Candidate:
     return Candidate(family=draft.family, tier=draft.tier or None, content=draft.content, texts=dict(draft.texts))
 
 
+# How far ahead of the service's clock a caller's occurred_at may be (clocks disagree a little); more is refused.
+CLOCK_SKEW = timedelta(minutes=5)
+VALID_TIME = frozenset({Family.memory, Family.knowledge})  # the families that carry valid_from / valid_until
+
+
+def check_times(drafts: Sequence[Draft], now: datetime) -> None:
+    """Validation of the caller's times against the service's clock: nothing occurred in the future (beyond a small
+    skew), and a validity ends after it begins (valid_from defaults to occurred_at)."""
+    for i, d in enumerate(drafts):
+        if d.occurred_at is not None and d.occurred_at > now + CLOCK_SKEW:
+            raise Invalid("occurred_at is in the future", code="occurred_in_future",
+                          details={"field": "occurred_at", "index": i})
+        if d.family in VALID_TIME and d.valid_until is not None:
+            begins = d.valid_from or min(d.occurred_at or now, now)
+            if d.valid_until <= begins:
+                raise Invalid("valid_until must be after valid_from (which defaults to occurred_at)",
+                              code="invalid_validity", details={"field": "valid_until", "index": i})
+
+
 def to_row(draft: Draft, *, scope_id: str, now: datetime, actor: str, role: str = AGENT) -> dict[str, Any]:
+    occurred = draft.occurred_at or now
     props: dict[str, Any] = {
         **draft.fields,
         "id": new_id(), "scope_id": scope_id, "family": draft.family.value, "content": draft.content,
@@ -48,7 +70,13 @@ def to_row(draft: Draft, *, scope_id: str, now: datetime, actor: str, role: str 
         "recall_count": 0, "stale": False, "conflicted": False, "revision": 1, "created_by": actor,
         # Provenance (service/gates/provenance.py): stored as the service decided it, shown in the record.
         "source": resolve_source(draft.source, role).value,
+        "occurred_at": occurred,
     }
+    if draft.family in VALID_TIME:
+        # Valid from when it happened unless the caller says otherwise (never later than the save itself: a
+        # slightly fast caller clock must not hide a new fact for a few minutes).
+        props["valid_from"] = draft.valid_from or min(occurred, now)
+        props["valid_until"] = draft.valid_until
     if draft.title is not None:
         props["title"] = draft.title
     if draft.family is Family.memory:
@@ -59,7 +87,7 @@ def to_row(draft: Draft, *, scope_id: str, now: datetime, actor: str, role: str 
             props["subject_derived"] = props["subject"] is not None
     relations = [{"type": r.type, "to_id": r.to_id} for r in draft.relations]
     return {"labels": ["Artifact", LABELS[draft.family]], "props": props, "event_id": new_id(),
-            "relations": relations}
+            "relations": relations, "supersedes": list(draft.supersedes)}
 
 
 # ---- use cases ------------------------------------------------------------------------------------------------
@@ -98,6 +126,7 @@ async def save(rt: Runtime, scope_id: str, drafts: Sequence[Draft], *, actor: st
         raise Invalid("a batch holds records of one family", details={"field": "items"})
     for d in drafts:  # validation: a source the key may not claim is refused before any gate runs
         resolve_source(d.source, role)
+    check_times(drafts, rt.clock())
     holds: dict[int, float] = {}
     try:
         holds = screen([candidate(d) for d in drafts], rt.thresholds)
@@ -145,9 +174,12 @@ async def save(rt: Runtime, scope_id: str, drafts: Sequence[Draft], *, actor: st
                                code="relation_target_not_found")
             items.append(Artifact.from_node({**row["props"], "status": got["status"], "conflicted": got["conflicted"],
                                              "relations": got["relations"]}))
+        for row in rows:
+            if row["supersedes"]:
+                await _supersede(tx, scope_id, row["props"]["id"], row["supersedes"], now=now, actor=actor)
         return SaveResult(items)
 
-    if idempotency_key is not None or any(r["relations"] for r in rows):
+    if idempotency_key is not None or any(r["relations"] or r["supersedes"] for r in rows):
         return await rt.graph.write(work)  # several queries, or a refusal (a missing relation target) to roll back
 
     # One query, and what `work` may still refuse after it (a missing scope, a denying policy) the query did not
@@ -162,52 +194,137 @@ async def save(rt: Runtime, scope_id: str, drafts: Sequence[Draft], *, actor: st
     return await rt.graph.write_once(work, committed=committed)
 
 
-async def load(rt: Runtime, scope_id: str, id: str, families: Sequence[Family]) -> Artifact:
-    rec = await rt.graph.write(repo.load, scope_id=scope_id, id=id, families=[f.value for f in families],
-                               now=rt.clock())
-    if rec["artifact"] is None:
-        if rec["tombstone"] is not None:
-            raise NotFound(f"{id} was removed", code="artifact_removed")
-        raise not_found(families[0], id)
-    return Artifact.from_node(rec["artifact"])
+async def _supersede(tx: Any, scope_id: str, by: str, ids: Sequence[str], *, now: datetime, actor: str) -> None:
+    """`by` supersedes each of `ids` (an explicit `supersedes`), in the caller's transaction; a refusal rolls back
+    the whole write."""
+    out = await repo.supersede(tx, scope_id=scope_id, by=by, ids=list(dict.fromkeys(ids)), now=now, actor=actor)
+    missing = [r["id"] for r in out if not r["found"]]
+    if missing:
+        raise NotFound("supersedes names records that are not in this scope and family", code="supersedes_not_found",
+                       details={"field": "supersedes", "ids": missing})
+    late = [r["id"] for r in out if not r["ordered"]]
+    if late:
+        raise Conflict("a superseded record's validity must begin before the new one's valid_from",
+                       code="supersession_out_of_order", details={"field": "supersedes", "ids": late})
 
 
-async def list_page(rt: Runtime, scope_id: str, family: Family, *, status: str, kind: str | None,
-                    tier: str | None, tag: str | None, created_after: datetime | None,
-                    created_before: datetime | None, after: tuple[datetime, str] | None,
-                    limit: int) -> tuple[list[Artifact], bool]:
-    """One page in the stable order (created_at, id), starting after the position `after` (the last row of the
-    page before); and whether more rows follow."""
+async def load(rt: Runtime, scope_id: str, id: str, families: Sequence[Family],
+               view: TimeView = CURRENT) -> Artifact:
+    """By id. As the store holds it now (a recall: counted), or with `view.known_at` as it held it then (not a
+    recall); with `view.as_of`, only if it was valid then (404 `not_valid_at` otherwise)."""
+    at = view.resolved(rt.clock())
+    if at.known_at is not None:
+        art = await recordtime.load_at(rt, scope_id, id, families, at.known_at)
+    else:
+        rec = await rt.graph.write(repo.load, scope_id=scope_id, id=id, families=[f.value for f in families],
+                                   now=rt.clock())
+        if rec["artifact"] is None:
+            if rec["tombstone"] is not None:
+                raise NotFound(f"{id} was removed", code="artifact_removed")
+            raise not_found(families[0], id)
+        art = Artifact.from_node(rec["artifact"])
+    if view.as_of is not None and not valid_at(art, at.as_of):
+        raise NotFound(f"{id} was not valid at {at.as_of.isoformat()}", code="not_valid_at",
+                       details={"valid_from": art.valid_from.isoformat() if art.valid_from else None,
+                                "valid_until": art.valid_until.isoformat() if art.valid_until else None})
+    return art
+
+
+@dataclass(frozen=True, slots=True)
+class ListFilter:
+    """A list's typed filters (None: no filter). `order` is `created` (created_at, id) or `occurred`
+    (occurred_at, id); None chooses `occurred` when an occurred_at bound is given."""
+
+    status: str = "active"
+    kind: str | None = None
+    tier: str | None = None
+    tag: str | None = None
+    created_after: datetime | None = None
+    created_before: datetime | None = None
+    occurred_after: datetime | None = None
+    occurred_before: datetime | None = None
+    order: str | None = None
+
+    @property
+    def ordered_by(self) -> str:
+        if self.order is not None:
+            return self.order
+        return "occurred" if self.occurred_after is not None or self.occurred_before is not None else "created"
+
+
+async def list_page(rt: Runtime, scope_id: str, family: Family, *, status: str = "active", kind: str | None = None,
+                    tier: str | None = None, tag: str | None = None, created_after: datetime | None = None,
+                    created_before: datetime | None = None, after: tuple[datetime, str] | None = None,
+                    limit: int = 50, occurred_after: datetime | None = None, occurred_before: datetime | None = None,
+                    order: str | None = None, view: TimeView = CURRENT) -> tuple[list[Artifact], bool]:
+    """One page in a stable order (`order`: created_at or occurred_at, then id), starting after the position `after`
+    (the last row of the page before); and whether more rows follow. Current truth unless `view` says otherwise:
+    records valid at `as_of` (all of them with include_invalid), from the store as it is or as it was at
+    `known_at`."""
+    f = ListFilter(status=status, kind=kind, tier=tier, tag=tag, created_after=created_after,
+                   created_before=created_before, occurred_after=occurred_after, occurred_before=occurred_before,
+                   order=order)
+    at = view.resolved(rt.clock())
+    if at.known_at is not None:
+        return await recordtime.list_at(rt, scope_id, family, f, after=after, limit=limit, at=at)
     cursor_at, cursor_id = after if after else (None, None)
-    rows = await rt.graph.read(repo.list_page, scope_id=scope_id, family=family.value, status=status, kind=kind,
-                               tier=tier, tag=tag, created_after=created_after, created_before=created_before,
+    rows = await rt.graph.read(repo.list_page, order=f.ordered_by, scope_id=scope_id, family=family.value,
+                               status=status, kind=kind, tier=tier, tag=tag, created_after=created_after,
+                               created_before=created_before, occurred_after=occurred_after,
+                               occurred_before=occurred_before, as_of=None if at.include_invalid else at.as_of,
                                cursor_at=cursor_at, cursor_id=cursor_id, limit=limit + 1)
     return [Artifact.from_node(r) for r in rows[:limit]], len(rows) > limit
 
 
 async def search(rt: Runtime, scope_id: str, families: Sequence[Family], *, query: str, kind: str | None = None,
                  tier: str | None = None, tag: str | None = None, include_archived: bool = False,
-                 limit: int = 10, recall: bool = True,
-                 params: ranking.RankingParams | None = None) -> list[tuple[Artifact, float]]:
-    """Explicit search, hybrid-ranked (service/search/ranking.py). Not behind RecallQualityOK: stale and conflicted
-    rows come back flagged. One query; hits count as recalls when `recall`."""
+                 limit: int = 10, recall: bool = True, params: ranking.RankingParams | None = None,
+                 view: TimeView = CURRENT, occurred_after: datetime | None = None,
+                 occurred_before: datetime | None = None) -> list[tuple[Artifact, float]]:
+    """Explicit search, hybrid-ranked (service/search/ranking.py). Not behind RecallQualityOK: stale rows come back
+    flagged, and with include_invalid superseded ones too. One query; hits count as recalls when `recall`."""
+    hits, _ = await search_answer(rt, scope_id, families, query=query, kind=kind, tier=tier, tag=tag,
+                                  include_archived=include_archived, limit=limit, recall=recall, params=params,
+                                  view=view, occurred_after=occurred_after, occurred_before=occurred_before)
+    return hits
+
+
+async def search_answer(rt: Runtime, scope_id: str, families: Sequence[Family], *, query: str,
+                        kind: str | None = None, tier: str | None = None, tag: str | None = None,
+                        include_archived: bool = False, limit: int = 10, recall: bool = True,
+                        params: ranking.RankingParams | None = None, view: TimeView = CURRENT,
+                        occurred_after: datetime | None = None,
+                        occurred_before: datetime | None = None) -> tuple[list[tuple[Artifact, float]], Resolved]:
+    """`search`, and the view of time it answered in (what adapters show the caller)."""
+    at = view.resolved(rt.clock())
+    if at.known_at is not None:  # the store as it was: a read of the past, never a recall
+        found = await recordtime.search_at(rt, scope_id, families, query=query, kind=kind, tier=tier, tag=tag,
+                                           include_archived=include_archived, limit=limit, params=params, at=at,
+                                           occurred=(occurred_after, occurred_before))
+        return found, at
     hits = await search_ranked(rt, scope_id, families, query=query, kind=kind, tier=tier, tag=tag,
-                               include_archived=include_archived, limit=limit, recall=recall, params=params)
-    return [(Artifact.from_node(h.artifact), h.score) for h in hits]
+                               include_archived=include_archived, limit=limit, recall=recall, params=params,
+                               view=view, occurred_after=occurred_after, occurred_before=occurred_before)
+    return [(Artifact.from_node(h.artifact), h.score) for h in hits], at
 
 
 async def search_ranked(rt: Runtime, scope_id: str, families: Sequence[Family], *, query: str,
                         kind: str | None = None, tier: str | None = None, tag: str | None = None,
                         include_archived: bool = False, limit: int = 10, recall: bool = True,
-                        params: ranking.RankingParams | None = None) -> list[ranking.RankedHit]:
-    """`search` with each hit's ranks and retention (for tests and diagnostics)."""
+                        params: ranking.RankingParams | None = None, view: TimeView = CURRENT,
+                        occurred_after: datetime | None = None,
+                        occurred_before: datetime | None = None) -> list[ranking.RankedHit]:
+    """`search` with each hit's ranks and retention (for tests and diagnostics), in the store as it is."""
     params = params or rt.ranking
+    at = view.resolved(rt.clock())
     statuses = ["active", "archived"] if include_archived else ["active"]
     fams = [f.value for f in families if f in (Family.memory, Family.knowledge, Family.skill)]
     lucene = lucene_query(query, scope_id=scope_id, families=fams, statuses=statuses)
     model = rt.embedder
     qvec = await embedding.embed_query(model, query) if model is not None else None
-    filtered = kind is not None or tier is not None or tag is not None
+    # Filters checked on the live rows after the copy ranked them: the copy ranks more candidates.
+    filtered = (kind is not None or tier is not None or tag is not None or occurred_after is not None
+                or occurred_before is not None or view.as_of is not None or view.now is not None)
     fetch = params.fetch(limit, filtered=filtered)
 
     async def work(tx: Any) -> list[ranking.RankedHit]:
@@ -218,7 +335,9 @@ async def search_ranked(rt: Runtime, scope_id: str, families: Sequence[Family], 
         hybrid = ranking.hybrid_params(lucene=lucene, qvec=qvec, model=model.name if model else None,
                                        scope_id=scope_id, families=fams, statuses=statuses, fetch=fetch,
                                        now=rt.clock(), kind=kind, tier=tier, tag=tag, params=params,
-                                       min_cosine=embedding.min_cosine(model), ft_ids=ft_ids, vec_ids=vec_ids)
+                                       min_cosine=embedding.min_cosine(model), ft_ids=ft_ids, vec_ids=vec_ids,
+                                       as_of=at.as_of, any_time=at.include_invalid, occurred_from=occurred_after,
+                                       occurred_to=occurred_before)
         return await ranking.hybrid_search(tx, limit=limit, recall=recall, **hybrid)
 
     return await rt.graph.write(work)
@@ -240,13 +359,27 @@ async def update(rt: Runtime, scope_id: str, id: str, families: Sequence[Family]
     except GateRefusal as refusal:
         await _refuse(rt, scope_id, actor, family, refusal)
     expected = change.expected_revision
-    rec = await rt.graph.write(repo.update, scope_id=scope_id, id=id, families=[f.value for f in families],
-                               expected=expected, changes=change.stored(), now=rt.clock(), actor=actor,
-                               event_id=new_id())
+    now = rt.clock()
+    occurred = change.fields.get("occurred_at")
+    if occurred is not None and occurred > now + CLOCK_SKEW:
+        raise Invalid("occurred_at is in the future", code="occurred_in_future", details={"field": "occurred_at"})
+    params = dict(scope_id=scope_id, id=id, families=[f.value for f in families], expected=expected,
+                  changes=change.stored(), now=now, actor=actor, event_id=new_id())
+
+    async def work(tx: Any) -> dict[str, Any]:
+        rec = await repo.update(tx, **params)
+        if rec["updated"] is not None and change.supersedes:  # an update that says what it replaces
+            await _supersede(tx, scope_id, id, change.supersedes, now=now, actor=actor)
+        return rec
+
+    rec = await (rt.graph.write(work) if change.supersedes else rt.graph.write(repo.update, **params))
     if not rec["found"]:
         raise not_found(family, id)
     if rec["denied"]:
         raise Forbidden("the scope's write policy denies this write", code="write_denied")
+    if not rec["ordered"]:
+        raise Invalid("valid_until must be after valid_from", code="invalid_validity",
+                      details={"field": "valid_until"})
     if rec["updated"] is None:
         raise PreconditionFailed(f"{id} is at revision {rec['current']}, not {expected}; read it again",
                                  details={"current_revision": rec["current"]})
@@ -297,11 +430,19 @@ async def delete(rt: Runtime, scope_id: str, id: str, families: Sequence[Family]
     return list(rec["dependents"])
 
 
-async def history(rt: Runtime, scope_id: str, id: str, families: Sequence[Family]) -> list[dict[str, Any]]:
-    items = await rt.graph.read(repo.history, scope_id=scope_id, id=id, families=[f.value for f in families])
+async def history(rt: Runtime, scope_id: str, id: str, families: Sequence[Family],
+                  view: TimeView = CURRENT) -> list[dict[str, Any]]:
+    """The record's revisions and events, oldest first. With `view.known_at`, those the store held then; with
+    `view.as_of`, the revisions that were valid then (the versions of the record that described the world at
+    that instant) and every event."""
+    at = view.resolved(rt.clock())
+    items = await rt.graph.read(repo.history, scope_id=scope_id, id=id, families=[f.value for f in families],
+                                known_at=at.known_at)
     if not items:
-        # Every artifact has at least its revision 1 and save event; nothing means not here.
+        # Every artifact has at least its revision 1 and save event; nothing means not here (or not yet).
         raise not_found(families[0], id)
+    if view.as_of is not None:
+        items = [i for i in items if i["type"] != "revision" or valid_at(i, at.as_of)]
     return items
 
 

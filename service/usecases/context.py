@@ -9,7 +9,7 @@ Surfaces and arms (the default limit in brackets; a request may set each arm's l
   - `instructions` [20]: memories of kind `instruction`; trust ↓, updated_at ↓, id ↓.
   - `environment` [10]: memories of kind `environment`; updated_at ↓, id ↓.
   - `preferences` [10]: memories of kind `preference`; RetentionScore ↓, updated_at ↓, id ↓.
-  - `recent_episodes` [5]: memories of kind `episodic`; created_at ↓, id ↓.
+  - `recent_episodes` [5]: memories of kind `episodic` that occurred by `as_of`; occurred_at ↓, id ↓.
 - lazy
   - `relevant_memories` [8]: memories of any kind matching `query`, in hybrid-rank order (service/search/ranking.py);
     empty without a query. The same ranking as explicit search, minus the rows RecallQualityOK refuses.
@@ -45,6 +45,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from neo4j import AsyncManagedTransaction
@@ -57,6 +58,7 @@ from graph.model import Artifact, Family, Status
 from service.search import embedding, ranking, scope_index
 from service.search.ranking import lucene_query
 from service.usecases.runtime import Runtime
+from service.usecases.timeview import CURRENT, Resolved, TimeView, valid_at
 
 # Surfaces, arms and their limits are part of the wire contract (cognition/schemas/vocabulary.py).
 # Length of each index-ordered list a retention arm ranks (cypher/fragments/retention_top.cypher): at least every
@@ -75,45 +77,60 @@ FIRST_CANDIDATES = 48
 SCAN_MAX = 2_000
 
 
-def recall_quality_ok(artifact: Artifact | Mapping[str, Any]) -> bool:
-    """RecallQualityOK, the Python mirror of cypher/context/recall_quality_ok.cypher: active, not stale, not
-    conflicted, not working state. (Visibility — the caller's scope — is each arm's other question.)"""
+def recall_quality_ok(artifact: Artifact | Mapping[str, Any], as_of: datetime) -> bool:
+    """RecallQualityOK, the Python mirror of cypher/fragments/recall_quality_ok.cypher: active, not stale, not working
+    state, valid at `as_of` (a conflicted record without a closed validity never). (Visibility — the caller's scope —
+    is each arm's other question.)"""
     if isinstance(artifact, Artifact):
         return (artifact.status is Status.active and artifact.family is not Family.working_state
-                and artifact.stale is False and artifact.conflicted is False)
+                and artifact.stale is False and not (artifact.conflicted and artifact.valid_until is None)
+                and valid_at(artifact, as_of))
     return (artifact.get("status") == "active" and artifact.get("family") != "working_state"
-            and artifact.get("stale") in (None, False) and artifact.get("conflicted") in (None, False))
+            and artifact.get("stale") in (None, False)
+            and not (artifact.get("conflicted") is True and artifact.get("valid_until") is None)
+            and valid_at(dict(artifact), as_of))
 
 
 @dataclass(frozen=True, slots=True)
 class Context:
     arms: dict[str, list[Artifact]]
     recalled: int
+    view: Resolved | None = None
 
 
 assemble_tx = recall.assemble  # the unit of work (graph/recall.py); a module attribute so a harness can wrap it
 
 
 async def assemble(rt: Runtime, scope_id: str, *, surface: str, query: str | None = None,
-                   limits: Mapping[str, int] | None = None, params: ranking.RankingParams | None = None) -> Context:
-    """The arms of `surface` for `scope_id`, in one query; their rows count as recalls."""
+                   limits: Mapping[str, int] | None = None, params: ranking.RankingParams | None = None,
+                   view: TimeView = CURRENT) -> Context:
+    """The arms of `surface` for `scope_id`, in one query; their rows count as recalls. With `view.as_of` the arms
+    hold what was valid then; with `view.known_at` they are assembled from the store as it was then
+    (service/usecases/recordtime.py: a read of the past, never a recall)."""
     arms = list(SURFACES.get(surface, ()))
+    at = view.resolved(rt.clock())
+    if at.known_at is not None:
+        from service.usecases import recordtime  # late: it builds on this module's arms
+
+        return await recordtime.context_at(rt, scope_id, surface=surface, query=query, limits=limits, params=params,
+                                         at=at)
 
     async def work(tx: Any) -> Any:
         # The parameters (the scope index's version and ranking included) are made in this transaction.
         return await assemble_tx(tx, **await query_params(rt, scope_id, surface=surface, query=query, limits=limits,
-                                                          params=params, on=tx))
+                                                          params=params, on=tx, as_of=at.as_of))
 
     rec = await rt.graph.write(work)
     if rec is None or not rec["found"]:
         raise NotFound(f"no scope {scope_id}", code="scope_not_found")
     got = {x["arm"]: [Artifact.from_node(a) for a in x["items"]] for x in rec["arms"]}  # from_node makes them native
-    return Context({arm: got.get(arm, []) for arm in arms}, int(rec["recalled"]))
+    return Context({arm: got.get(arm, []) for arm in arms}, int(rec["recalled"]), at)
 
 
 async def query_params(rt: Runtime, scope_id: str, *, surface: str, query: str | None = None,
                        limits: Mapping[str, int] | None = None, params: ranking.RankingParams | None = None,
-                       on: Graph | AsyncManagedTransaction | None = None) -> dict[str, Any]:
+                       on: Graph | AsyncManagedTransaction | None = None,
+                       as_of: datetime | None = None) -> dict[str, Any]:
     """The parameters of context/assemble.cypher for one call (checked; the query embedded when the runtime has an
     embedder). With `on` (the call's transaction, or a Graph) the relevant memories are ranked by the scope index;
     without it by Lucene (the oracle test, the bench's raw arms). Its oracle, context/assemble_reference.cypher,
@@ -144,7 +161,7 @@ async def query_params(rt: Runtime, scope_id: str, *, surface: str, query: str |
                                    scope_id=scope_id, families=[Family.memory.value],
                                    statuses=[Status.active.value], fetch=params.fetch(limit), now=rt.clock(),
                                    params=params, min_cosine=embedding.min_cosine(model), ft_ids=ft_ids,
-                                   vec_ids=vec_ids)
+                                   vec_ids=vec_ids, as_of=as_of)
     # `arms` as a map of all nine (not a list of the requested ones): one plan for every surface (see `q` in
     # ranking.hybrid_params)
     # and the limits of the arms not asked for are 0: Neo4j may read an arm's rows before it filters on `$arms`,

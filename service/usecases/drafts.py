@@ -8,6 +8,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from cognition.schemas.records import WriteBody
@@ -38,6 +39,11 @@ class Draft:
     relations: tuple[Relation, ...] = ()
     texts: Mapping[str, str] = field(default_factory=dict)  # every caller text, by field: what the scan reads
     request: Any = None  # the request as JSON: an idempotent save's fingerprint
+    # Time (docs/time.md): when it happened; when it held (memories and knowledge pages); what it replaces.
+    occurred_at: datetime | None = None
+    valid_from: datetime | None = None
+    valid_until: datetime | None = None
+    supersedes: tuple[str, ...] = ()
 
     @property
     def tier(self) -> str | None:
@@ -52,6 +58,7 @@ class Change:
     expected_revision: int
     fields: Mapping[str, Any]  # only the fields set (None means "not set"), `body` already named `content`
     texts: Mapping[str, str] = field(default_factory=dict)
+    supersedes: tuple[str, ...] = ()  # records this one replaces from its valid_from on
 
     @property
     def content(self) -> str:
@@ -73,10 +80,13 @@ def sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+_TIMES = ("occurred_at", "valid_from", "valid_until")
+
+
 def draft_of(body: WriteBody) -> Draft:
     """A create schema (`MemoryCreate`, `KnowledgeCreate`, `SkillCreate`, `WorkingStateCreate`) as a draft."""
     family = body.family
-    data = body.model_dump(exclude={"relations", "metadata", "source"}, exclude_none=True)
+    data = body.model_dump(exclude={"relations", "metadata", "source", "supersedes", *_TIMES}, exclude_none=True)
     if family is Family.knowledge:
         content = data.pop("body")
     elif family is Family.skill:
@@ -88,21 +98,24 @@ def draft_of(body: WriteBody) -> Draft:
     return Draft(family=family, content=content, title=title,
                  fields={k: (v.value if hasattr(v, "value") else v) for k, v in data.items()},
                  metadata=getattr(body, "metadata", {}) or {}, source=getattr(body, "source", None),
-                 relations=relations, texts=scan_texts(body), request=body.model_dump(mode="json"))
+                 relations=relations, texts=scan_texts(body), request=body.model_dump(mode="json"),
+                 occurred_at=getattr(body, "occurred_at", None), valid_from=getattr(body, "valid_from", None),
+                 valid_until=getattr(body, "valid_until", None), supersedes=tuple(getattr(body, "supersedes", ())))
 
 
 def change_of(body: WriteBody, expected_revision: int) -> Change:
     """An update schema (`MemoryUpdate`, … `KernelUpdate`) as a change of the revision the caller read."""
-    data = body.model_dump(exclude_unset=True, exclude_none=True)
+    data = body.model_dump(exclude_unset=True, exclude_none=True, exclude={"supersedes"})
     fields = {("content" if k == "body" else k): v for k, v in data.items()}
-    return Change(expected_revision=expected_revision, fields=fields, texts=scan_texts(body))
+    return Change(expected_revision=expected_revision, fields=fields, texts=scan_texts(body),
+                  supersedes=tuple(getattr(body, "supersedes", None) or ()))
 
 
 def scan_texts(body: WriteBody) -> dict[str, str]:
     """Every caller-supplied text of a write, by field (`tags[0]`, `metadata.a.b`, `metadata.a#key`), for the
     threat scan."""
     out: dict[str, str] = {}
-    for name, value in body.model_dump(exclude_none=True, exclude={"source"}).items():
+    for name, value in body.model_dump(exclude_none=True, exclude={"source", "supersedes"}).items():
         if isinstance(value, str):
             out[name] = value
         elif isinstance(value, list):

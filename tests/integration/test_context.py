@@ -9,6 +9,7 @@ import re
 import threading
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from contextlib import contextmanager
 from typing import Any
 
@@ -225,7 +226,9 @@ def test_every_arm_excludes_stale_conflicted_archived_pending_and_working_state(
         for item in arms[arm]:
             assert item["status"] == "active" and not item["stale"] and not item["conflicted"], (arm, item)
             assert item["family"] != "working_state"
-            assert recall_quality_ok(item)
+            record = {k: v for k, v in item.items() if k != "body"}
+            text = item.get("body") or item.get("content") or ""
+            assert recall_quality_ok(Artifact.model_validate({**record, "content": text}), datetime.now(UTC))
 
     # Explicit search deliberately skips RecallQualityOK: stale and conflicted rows come back, flagged.
     for path, arm in (("memories", "relevant_memories"), ("knowledge", "knowledge"), ("skills", "skills")):
@@ -258,26 +261,32 @@ def test_recall_quality_ok_is_one_definition_that_python_mirrors(raw: Driver) ->
         assert tail.count(predicate) == 1, name
     assert ranking.compose("context/assemble_reference").count(predicate) == len(ARMS) + 1
     assert predicate not in ranking.compose("search/hybrid")
-    # the Cypher predicate and the Python mirror agree on every combination, missing flags included
-    rows = [{"status": st, "family": fam, "stale": stale, "conflicted": conf}
-            for st, fam, stale, conf in itertools.product(
+    # the Cypher predicate and the Python mirror agree on every combination, missing flags and validity included
+    at = datetime(2025, 6, 1, tzinfo=UTC)
+    day = timedelta(days=1)
+    spans = [(None, None), (at - day, None), (at + day, None), (at - day, at), (at - day, at + day)]
+    rows = [{"status": st, "family": fam, "stale": stale, "conflicted": conf, "valid_from": vf, "valid_until": vu}
+            for st, fam, stale, conf, (vf, vu) in itertools.product(
                 ["active", "pending", "archived", "removed"],
                 ["memory", "knowledge", "skill", "working_state", "agent_kernel", "world_kernel"],
-                [None, False, True], [None, False, True])]
-    records, _, _ = raw.execute_query(f"UNWIND $rows AS a RETURN a, ({predicate}) AS ok", rows=rows)
+                [None, False, True], [None, False, True], spans)]
+    records, _, _ = raw.execute_query(f"UNWIND $rows AS a RETURN a, ({predicate}) AS ok", rows=rows, as_of=at)
     assert len(records) == len(rows)
     for rec in records:
-        assert rec["ok"] is recall_quality_ok(rec["a"]), rec["a"]
+        a = {k: (v.to_native() if hasattr(v, "to_native") else v) for k, v in rec["a"].items()}
+        assert rec["ok"] is recall_quality_ok(a, at), rec["a"]
 
 
 def test_recall_quality_ok_python_mirror_on_artifacts(client: TestClient, scope: dict[str, Any], raw: Driver,
                                                       on_graph: OnGraph) -> None:
     row = mem(client, scope, "fact", "mirror check")
     art = Artifact.model_validate(row)
-    assert recall_quality_ok(art)
-    assert not recall_quality_ok(art.model_copy(update={"stale": True}))
-    assert not recall_quality_ok(art.model_copy(update={"conflicted": True}))
-    assert not recall_quality_ok(art.model_copy(update={"status": "pending"}))
+    now = datetime.now(UTC)
+    assert recall_quality_ok(art, now)
+    assert not recall_quality_ok(art.model_copy(update={"stale": True}), now)
+    assert not recall_quality_ok(art.model_copy(update={"conflicted": True}), now)
+    assert not recall_quality_ok(art.model_copy(update={"status": "pending"}), now)
+    assert not recall_quality_ok(art.model_copy(update={"valid_until": now}), now)
 
 
 # ---- recalls and round trips ------------------------------------------------------------------------------

@@ -166,7 +166,12 @@ def test_supersession_marks_conflicted_and_the_digest_archives_citing_the_newer(
     assert client.get(f"{base(scope)}/memories/{fine}").json()["conflicted"] is False
     assert raw.execute_query("MATCH ({id: $n})-[:SUPERSEDES]->({id: $o}) RETURN count(*)", n=new, o=old
                              ).records[0][0] == 1
+    # valid time: the older preference held until the newer one began; a search answers current truth unless asked
+    assert r["valid_until"] is not None and r["valid_until"] == client.get(
+        f"{base(scope)}/memories/{new}").json()["valid_from"]
     hits = client.post(f"{base(scope)}/memories/search", json={"query": "咖啡"}).json()["items"]
+    assert old not in {h["id"] for h in hits} and new in {h["id"] for h in hits}
+    hits = client.post(f"{base(scope)}/memories/search", json={"query": "咖啡", "include_invalid": True}).json()["items"]
     assert {h["id"]: h["conflicted"] for h in hits}[old] is True
     d = by_artifact(run(client, scope))
     assert d[old]["rule"] == "conflicted" and d[old]["cites"] == [new]

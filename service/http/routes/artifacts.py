@@ -23,6 +23,7 @@ from cognition.schemas.records import (
     MemoryBatch,
     MemoryCreate,
     MemoryUpdate,
+    Moment,
     Page,
     SearchHit,
     SearchRequest,
@@ -41,13 +42,18 @@ from service.usecases import artifacts as use
 from service.usecases.access import Principal
 from service.usecases.drafts import change_of, draft_of
 from service.usecases.runtime import Runtime
-from service.wire import etag, if_match_revision, list_cursor, list_position, public
+from service.usecases.timeview import TimeView
+from service.wire import etag, if_match_revision, list_cursor, list_position, public, view_header
 
 ScopeId = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9-]+$")]
 ItemId = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9-]+$")]
 IfMatch = Annotated[str | None, Header(description="the ETag of the revision being updated")]
 IdempotencyKey = Annotated[str | None, Header(min_length=1, max_length=200,
                                               description="a retried save with the same key writes once")]
+AsOf = Annotated[Moment | None, Query(description="valid time: what held in the world at this instant (default "
+                                                  "now)")]
+KnownAt = Annotated[Moment | None, Query(description="record time: the store as it was at this instant (revisions, "
+                                                     "statuses and deletions replayed); never a recall")]
 
 _hit: TypeAdapter[Any] = TypeAdapter(SearchHit)
 
@@ -124,34 +130,63 @@ def family_router(family: Family, path: str, create: type[Any], update: type[Any
                          status: Annotated[str, Query(pattern="^(pending|active|archived)$")] = "active",
                          tag: Annotated[str | None, Query(max_length=64)] = None,
                          created_after: Instant | None = None, created_before: Instant | None = None,
+                         occurred_after: Moment | None = None, occurred_before: Moment | None = None,
+                         order: Annotated[str | None, Query(
+                             pattern="^(created|occurred)$",
+                             description="created (created_at, id) or occurred (occurred_at, id); default created, "
+                                         "or occurred when an occurred_at bound is given")] = None,
+                         as_of: AsOf = None, known_at: KnownAt = None,
+                         include_invalid: Annotated[bool, Query(
+                             description="also records not valid at as_of")] = False,
                          cursor: Annotated[str | None, Query(max_length=500)] = None,
                          limit: Annotated[int, Query(ge=1, le=500)] = 50) -> Any:
-        """List under typed filters in a stable order (created_at, id). Not a recall."""
+        """List under typed filters in a stable order. Current truth by default (records valid now); `as_of`,
+        `known_at` and `include_invalid` choose another view of time (the answer's `view` says which). Not a
+        recall."""
+        view = TimeView(as_of=as_of, known_at=known_at, include_invalid=include_invalid)
         items, more = await use.list_page(rt, scope_id, family, status=status,
                                           kind=kind.value if kind else None, tier=tier.value if tier else None,
                                           tag=tag, created_after=created_after, created_before=created_before,
+                                          occurred_after=occurred_after, occurred_before=occurred_before,
+                                          order=order, view=view,
                                           after=list_position(cursor) if cursor else None, limit=limit)
-        nxt = list_cursor(items[-1].created_at, items[-1].id) if more else None
-        return {"items": [public(a) for a in items], "next_cursor": nxt}
+        by_occurred = use.ListFilter(occurred_after=occurred_after, occurred_before=occurred_before,
+                                     order=order).ordered_by == "occurred"
+        last = items[-1] if items else None
+        nxt = (list_cursor((last.occurred_at or last.created_at) if by_occurred else last.created_at, last.id)
+               if more and last is not None else None)
+        return {"items": [public(a) for a in items], "next_cursor": nxt,
+                "view": view.resolved(rt.clock()).wire()}
 
     if searchable:
         @router.post("/search", response_model=SearchResults, responses=error_responses(422, 503),
                      name=f"search_{name}")
         async def search(scope_id: ScopeId, body: SearchRequest, rt: RuntimeDep) -> Any:
-            """Explicit search (full-text, Chinese and English). Stale and conflicted rows come back flagged;
-            archived only with include_archived; pending rows and working state never. Hits count as recalls."""
-            hits = await use.search(rt, scope_id, fams, query=body.query,
-                                    kind=body.kind.value if body.kind else None,
-                                    tier=body.tier.value if body.tier else None, tag=body.tag,
-                                    include_archived=body.include_archived, limit=body.limit)
-            return {"items": [_hit_of(a, s) for a, s in hits]}
+            """Explicit search (full-text, Chinese and English). Current truth by default: records valid now
+            (`as_of`, `known_at`, `include_invalid` and `now` choose another view of time; `occurred_after` /
+            `occurred_before` bound when things happened). Stale rows come back flagged; archived only with
+            include_archived; pending rows and working state never. Hits count as recalls (not at known_at)."""
+            view = TimeView(as_of=body.as_of, known_at=body.known_at, include_invalid=body.include_invalid,
+                            now=body.now)
+            hits, at = await use.search_answer(rt, scope_id, fams, query=body.query,
+                                               kind=body.kind.value if body.kind else None,
+                                               tier=body.tier.value if body.tier else None, tag=body.tag,
+                                               include_archived=body.include_archived, limit=body.limit, view=view,
+                                               occurred_after=body.occurred_after,
+                                               occurred_before=body.occurred_before)
+            return {"items": [_hit_of(a, s) for a, s in hits], "view": at.wire()}
 
     @router.get("/{item_id}", response_model=ArtifactPublic, responses=error_responses(404, 503),
                 name=f"load_{name}")
-    async def load(scope_id: ScopeId, item_id: ItemId, response: Response, rt: RuntimeDep) -> Any:
-        """Load by id (a recall: recall_count + 1, accessed_at = now; the ETag does not change)."""
-        art = await use.load(rt, scope_id, item_id, fams)
+    async def load(scope_id: ScopeId, item_id: ItemId, response: Response, rt: RuntimeDep,
+                   as_of: AsOf = None, known_at: KnownAt = None) -> Any:
+        """Load by id (a recall: recall_count + 1, accessed_at = now; the ETag does not change). With `known_at`,
+        the record as the store held it then (not a recall); with `as_of`, 404 `not_valid_at` unless it was
+        valid then. The `Cognition-View` header says which view answered."""
+        view = TimeView(as_of=as_of, known_at=known_at)
+        art = await use.load(rt, scope_id, item_id, fams, view)
         _with_etag(response, art)
+        response.headers["Cognition-View"] = view_header(view.resolved(rt.clock()))
         return public(art)
 
     @router.patch("/{item_id}", response_model=ArtifactPublic,
@@ -202,9 +237,13 @@ def family_router(family: Family, path: str, create: type[Any], update: type[Any
 
     @router.get("/{item_id}/history", response_model=History, responses=error_responses(404, 503),
                 name=f"history_{name}")
-    async def history(scope_id: ScopeId, item_id: ItemId, rt: RuntimeDep) -> Any:
-        """Revisions and events, oldest first."""
-        return {"items": await use.history(rt, scope_id, item_id, fams)}
+    async def history(scope_id: ScopeId, item_id: ItemId, rt: RuntimeDep, as_of: AsOf = None,
+                      known_at: KnownAt = None) -> Any:
+        """Revisions and events, oldest first; each revision with the state it recorded. With `known_at`, those the
+        store held then; with `as_of`, only the revisions that were valid then."""
+        view = TimeView(as_of=as_of, known_at=known_at)
+        return {"items": await use.history(rt, scope_id, item_id, fams, view),
+                "view": view.resolved(rt.clock()).wire()}
 
     @router.get("/{item_id}/views/{view}", responses=error_responses(404, 503), name=f"view_{name}")
     async def view(scope_id: ScopeId, item_id: ItemId,
