@@ -7,6 +7,7 @@ MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, occurred_at,
 WHERE a.scope_id = $scope_id AND a.family = $family AND a.status = $status
   AND a.occurred_at >= coalesce($cursor_at, $occurred_after, datetime('0001-01-01T00:00:00Z'))
   AND a.occurred_at < coalesce($occurred_before, datetime('9999-12-31T23:59:59.999999Z'))
+  AND a.id IS NOT NULL
   AND ($kind IS NULL OR a.kind = $kind)
   AND ($tier IS NULL OR a.tier = $tier)
   AND ($tag IS NULL OR $tag IN a.tags)
