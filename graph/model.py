@@ -23,8 +23,8 @@ from cognition.schemas.vocabulary import (
 )
 
 __all__ = ["ADVISORY", "EMBEDDING_PROPS", "GC_EXEMPT_KINDS", "KERNELS", "LABELS", "SERVICE_OWNED", "TEXT_TIMES",
-           "UNTRUSTED_SOURCES", "Artifact", "EdgeType", "Family", "Kind", "Source", "Status", "Tier", "artifact_row",
-           "native", "native_props", "text_time"]
+           "UNTRUSTED_SOURCES", "VALID_TIME", "Artifact", "EdgeType", "Family", "Kind", "Source", "Status", "Tier",
+           "artifact_row", "native", "native_props", "text_time"]
 
 LABELS: dict[Family, str] = {
     Family.agent_kernel: "AgentKernel",
@@ -37,6 +37,7 @@ LABELS: dict[Family, str] = {
 KERNELS = frozenset({Family.agent_kernel, Family.world_kernel})
 ADVISORY = frozenset({Family.memory, Family.knowledge, Family.skill})
 GC_EXEMPT_KINDS = frozenset({Kind.constraint, Kind.instruction, Kind.environment})
+VALID_TIME = frozenset({Family.memory, Family.knowledge})  # the families with valid_from / valid_until
 
 # Written by the embed step of the write pipeline; never part of the public record.
 EMBEDDING_PROPS = frozenset({"embedding", "embedding_model", "embedding_revision", "embedded_at"})

@@ -89,14 +89,18 @@ class FamilyCalls(Generic[C, U, P]):
         return Call("POST", f"{self.base}/batch", _items(self.public), json={"items": items},
                     headers=idempotency(key), safe=True)
 
-    def get(self, id: str) -> Call[P]:
-        return Call("GET", f"{self.base}/{seg(id)}", model(self.public), safe=True)
+    def get(self, id: str, as_of: datetime | None = None, known_at: datetime | None = None) -> Call[P]:
+        return Call("GET", f"{self.base}/{seg(id)}", model(self.public), params=_view(as_of, known_at), safe=True)
 
     def list(self, *, kind: str | None, tier: str | None, status: str | None, tag: str | None,
              created_after: datetime | None, created_before: datetime | None, cursor: str | None,
-             limit: int | None) -> Call[m.Page]:
+             limit: int | None, occurred_after: datetime | None = None, occurred_before: datetime | None = None,
+             order: str | None = None, as_of: datetime | None = None, known_at: datetime | None = None,
+             include_invalid: bool | None = None) -> Call[m.Page]:
         params = {"kind": kind, "tier": tier, "status": status, "tag": tag, "created_after": created_after,
-                  "created_before": created_before, "cursor": cursor, "limit": limit}
+                  "created_before": created_before, "occurred_after": occurred_after,
+                  "occurred_before": occurred_before, "order": order, "include_invalid": include_invalid,
+                  "cursor": cursor, "limit": limit, **_view(as_of, known_at)}
         return Call("GET", self.base, model(m.Page), params=params, safe=True)
 
     def search(self, query: str, fields: dict[str, Any]) -> Call[m.SearchResults]:
@@ -113,8 +117,9 @@ class FamilyCalls(Generic[C, U, P]):
         return Call("DELETE", f"{self.base}/{seg(id)}", model(m.Deleted), params={"detach": detach, "reason": reason},
                     safe=True)
 
-    def history(self, id: str) -> Call[m.History]:
-        return Call("GET", f"{self.base}/{seg(id)}/history", model(m.History), safe=True)
+    def history(self, id: str, as_of: datetime | None = None, known_at: datetime | None = None) -> Call[m.History]:
+        return Call("GET", f"{self.base}/{seg(id)}/history", model(m.History), params=_view(as_of, known_at),
+                    safe=True)
 
     def view(self, id: str, name: str) -> Call[dict[str, Any]]:
         return Call("GET", f"{self.base}/{seg(id)}/views/{seg(name)}", as_json, safe=True)
@@ -191,6 +196,11 @@ def edge_create(scope_id: str, fields: dict[str, Any]) -> Call[m.EdgePublic]:
 
 def edge_delete(scope_id: str, params: dict[str, Any]) -> Call[None]:
     return Call("DELETE", f"/v1/scopes/{seg(scope_id)}/edges", nothing, params=params, safe=True)
+
+
+def _view(as_of: datetime | None, known_at: datetime | None) -> dict[str, Any]:
+    """A read's view of time as query parameters (left out when not asked for)."""
+    return {k: v for k, v in (("as_of", as_of), ("known_at", known_at)) if v is not None}
 
 
 def context(scope_id: str, fields: dict[str, Any]) -> Call[m.ContextResponse]:

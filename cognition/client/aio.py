@@ -36,17 +36,24 @@ class AsyncFamily(Generic[C, U, P]):
         """Save up to 1000 records in one transaction (memories only)."""
         return await self._core.run(self._calls.save_many(records, idempotency_key))
 
-    async def get(self, id: str) -> P:
-        """Load by id (counts as a recall)."""
-        return await self._core.run(self._calls.get(id))
+    async def get(self, id: str, *, as_of: datetime | None = None, known_at: datetime | None = None) -> P:
+        """Load by id (counts as a recall). `known_at`: as the store held it then (not a recall); `as_of`: only if it
+        was valid then (NotFound `not_valid_at` otherwise)."""
+        return await self._core.run(self._calls.get(id, as_of, known_at))
 
     async def list(self, *, kind: str | None = None, tier: str | None = None, status: str | None = None,
              tag: str | None = None, created_after: datetime | None = None, created_before: datetime | None = None,
-             cursor: str | None = None, limit: int | None = None) -> m.Page:
-        """One page in the stable order (created_at, id); `next_cursor` for the next one."""
+             cursor: str | None = None, limit: int | None = None, occurred_after: datetime | None = None,
+             occurred_before: datetime | None = None, order: Literal["created", "occurred"] | None = None,
+             as_of: datetime | None = None, known_at: datetime | None = None,
+             include_invalid: bool | None = None) -> m.Page:
+        """One page in a stable order (created_at or occurred_at, then id); `next_cursor` for the next one. Current
+        truth unless `as_of`, `known_at` or `include_invalid` ask for another view (the page's `view` says which)."""
         return await self._core.run(self._calls.list(kind=kind, tier=tier, status=status, tag=tag,
                                                created_after=created_after, created_before=created_before,
-                                               cursor=cursor, limit=limit))
+                                               cursor=cursor, limit=limit, occurred_after=occurred_after,
+                                               occurred_before=occurred_before, order=order, as_of=as_of,
+                                               known_at=known_at, include_invalid=include_invalid))
 
     async def iterate(self, *, page_size: int = 100, **filters: Any) -> AsyncIterator[Any]:
         """Every record under the filters, page after page."""
@@ -60,7 +67,8 @@ class AsyncFamily(Generic[C, U, P]):
             cursor = page.next_cursor
 
     async def search(self, query: str, **fields: Any) -> m.SearchResults:
-        """Explicit search (kind, tier, tag, include_archived, limit); stale and conflicted rows come flagged."""
+        """Explicit search (kind, tier, tag, include_archived, limit; occurred_after / occurred_before; as_of,
+        known_at, include_invalid and now for another view of time): current truth by default."""
         return await self._core.run(self._calls.search(query, fields))
 
     async def update(self, id: str, changes: U | dict[str, Any] | None = None, /, *, revision: int, **fields: Any) -> P:
@@ -71,8 +79,11 @@ class AsyncFamily(Generic[C, U, P]):
         """Explicit, destructive delete (HasDependents unless `detach`)."""
         return await self._core.run(self._calls.delete(id, detach, reason))
 
-    async def history(self, id: str) -> m.History:
-        return await self._core.run(self._calls.history(id))
+    async def history(self, id: str, *, as_of: datetime | None = None, known_at: datetime | None = None
+                ) -> m.History:
+        """Revisions (each with the state it recorded) and events, oldest first; as the store held them at
+        `known_at`; with `as_of`, only the revisions valid then."""
+        return await self._core.run(self._calls.history(id, as_of, known_at))
 
     async def view(self, id: str, name: Literal["support", "lineage", "invalidation", "cleanup"]) -> dict[str, Any]:
         """A derived view; `cleanup` explains why the digest archived or removed it."""
@@ -217,10 +228,14 @@ class AsyncCognition:
         return AsyncEdges(self._core, scope_id)
 
     async def context(self, scope_id: str, surface: Literal["eager", "lazy", "cold_start", "all"] = "all", *,
-                query: str | None = None, limits: dict[str, int] | None = None) -> m.ContextResponse:
-        """The recall surface's arms (each row passed RecallQualityOK and counts as a recall)."""
+                query: str | None = None, limits: dict[str, int] | None = None, as_of: datetime | None = None,
+                known_at: datetime | None = None, now: datetime | None = None) -> m.ContextResponse:
+        """The recall surface's arms (each row passed RecallQualityOK and counts as a recall): what is valid now, or
+        at `as_of`; from the store as it was at `known_at` (not a recall); `now` is the question's own date."""
         fields: dict[str, Any] = {"surface": surface, **({"query": query} if query is not None else {}),
-                                  **({"limits": limits} if limits else {})}
+                                  **({"limits": limits} if limits else {}),
+                                  **{k: v for k, v in (("as_of", as_of), ("known_at", known_at), ("now", now))
+                                     if v is not None}}
         return await self._core.run(calls.context(scope_id, fields))
 
     async def search(self, scope_id: str, query: str, **fields: Any) -> m.SearchResults:

@@ -34,6 +34,8 @@ from cognition.schemas.records import (
     SkillCreate,
     SkillPublic,
     SkillUpdate,
+    TimeSpan,
+    TimeView,
     WorkingStateCreate,
     WorkingStatePublic,
     WorkingStateUpdate,
@@ -56,6 +58,7 @@ __all__ = [
     "KeyCreate", "KeyCreated", "KeyList", "KeyPublic", "KnowledgeCreate", "KnowledgePublic", "KnowledgeUpdate",
     "MemoryBatch", "MemoryCreate", "MemoryPublic", "MemoryUpdate", "Page", "PassOutcome", "PassPublic", "ScopeCreate",
     "ScopeDeleted", "ScopePublic", "SearchHit", "SearchHitKnowledge", "SearchHitMemory", "SearchHitSkill",
-    "SearchRequest", "SearchResults", "SkillCreate", "SkillPublic", "SkillUpdate", "WhoAmI", "WorkingStateCreate",
+    "SearchRequest", "SearchResults", "SkillCreate", "SkillPublic", "SkillUpdate", "TimeSpan", "TimeView", "WhoAmI",
+    "WorkingStateCreate",
     "WorkingStatePublic", "WorkingStateUpdate", "WritePolicy",
 ]

@@ -16,7 +16,7 @@ from digest.negation import derive_subject, is_negating
 from graph import artifacts as repo
 from graph import scopes as scopes_repo
 from graph.errors import Conflict, Forbidden, Invalid, NotFound, PreconditionFailed
-from graph.model import ADVISORY, KERNELS, LABELS, Artifact, EdgeType, Family
+from graph.model import ADVISORY, KERNELS, LABELS, VALID_TIME, Artifact, EdgeType, Family
 from service.gates.pipeline import HOLD_REASON, LEARNED_RULE, Candidate, GateRefusal, screen
 from service.gates.provenance import resolve_source
 from service.search import embedding, ranking, scope_index
@@ -42,7 +42,6 @@ def candidate(draft: Draft) -> Candidate:
 
 # How far ahead of the service's clock a caller's occurred_at may be (clocks disagree a little); more is refused.
 CLOCK_SKEW = timedelta(minutes=5)
-VALID_TIME = frozenset({Family.memory, Family.knowledge})  # the families that carry valid_from / valid_until
 
 
 def check_times(drafts: Sequence[Draft], now: datetime) -> None:

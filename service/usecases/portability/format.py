@@ -41,8 +41,9 @@ def encode(obj: dict[str, Any]) -> bytes:
 
 
 def is_temporal_key(key: str) -> bool:
-    """Properties that are Neo4j datetimes in the graph (`at`, `*_at`, `*_until`): text in the file."""
-    return key == "at" or key.endswith("_at") or key.endswith("_until")
+    """Properties that are Neo4j datetimes in the graph (`at`, `*_at`, `*_until`, `valid_from`): text in the
+    file."""
+    return key in ("at", "valid_from") or key.endswith("_at") or key.endswith("_until")
 
 
 def revive(props: dict[str, Any]) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from neo4j import AsyncManagedTransaction
 
 from graph import portability as repo
 from graph.errors import CognitionError, Conflict
-from graph.model import KERNELS, LABELS, Family
+from graph.model import KERNELS, LABELS, VALID_TIME, Family
 from service.gates.pipeline import Candidate, GateRefusal, Thresholds, screen
 from service.search import embedding
 from service.usecases.portability.format import FORMAT, ImportRefused, Parsed, parse, revive
@@ -273,6 +273,10 @@ def _plan(parsed: Parsed, target: Target, ids: dict[str, str], *, actor: str, no
         family = Family(art["family"])
         props = _props(art, ids)
         props["scope_id"], props["source"] = scope_id, "import"
+        # A file from before records had times of their own: it happened when it was stored, and held from then.
+        props.setdefault("occurred_at", props.get("created_at"))
+        if family in VALID_TIME:
+            props.setdefault("valid_from", props.get("occurred_at"))
         artifacts.append({"labels": ["Artifact", LABELS[family]], "props": props})
         if family in KERNELS:
             kernels[family] = props["id"]
