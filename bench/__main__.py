@@ -32,6 +32,7 @@ from bench import (
     search,
     shapes,
     startup,
+    time_views,
 )
 from bench.common import Context, Row, Sizes, progress
 from graph.driver import Graph, Neo4jConfig
@@ -52,6 +53,7 @@ BENCHES: dict[str, Callable[[Context], Awaitable[list[Row]]]] = {
     agents.NAME: agents.run,
     startup.NAME: startup.run,
     cold_copy.NAME: cold_copy.run,
+    time_views.NAME: time_views.run,
 }
 
 

@@ -52,7 +52,8 @@ async def fill_raw(ctx: Context, scope_id: str, n: int, corpus: TextGen, *, spre
     Python, which at a million rows is the fill's whole time; so TEMPLATES maps are made that way and each row
     takes one of them (in order: the mix of kinds, tiers and trust is the generator's) with its own id, its own
     freshly generated content and hash and the chunk's timestamps. `content` makes a row's text instead of the
-    corpus, `bend(props, i)` changes row i's properties (bench/shapes.py), `one_time` gives every row one timestamp."""
+    corpus, `bend(props, i)` changes row i's properties last (bench/shapes.py, bench/time_views.py), `one_time` gives
+    every row one timestamp."""
     rnd = random.Random(n)
     maps = [raw_props(corpus.memory(), scope_id) for _ in range(min(templates, n - have))]
     stamp = utcnow()
@@ -61,16 +62,16 @@ async def fill_raw(ctx: Context, scope_id: str, n: int, corpus: TextGen, *, spre
         rows = []
         for i in range(start, min(start + CHUNK, n)):
             props = dict(maps[i % len(maps)])
-            if bend is not None:
-                bend(props, i)
             text = content() if content is not None else corpus.content()
             at = stamp if one_time else now + timedelta(microseconds=i - start)  # distinct, as one utcnow() a row
             props.update(id=new_id(), content=text, content_hash=sha256(text),
-                         created_at=at, accessed_at=at, updated_at=at)
+                         created_at=at, accessed_at=at, updated_at=at, occurred_at=at, valid_from=at)
             if spread_days:
                 at = now - timedelta(days=rnd.uniform(0, spread_days))
-                props.update(created_at=at, accessed_at=at, updated_at=at, recall_count=rnd.randrange(0, 20),
-                             trust=rnd.random())
+                props.update(created_at=at, accessed_at=at, updated_at=at, occurred_at=at, valid_from=at,
+                             recall_count=rnd.randrange(0, 20), trust=rnd.random())
+            if bend is not None:
+                bend(props, i)
             rows.append(props)
         await ctx.raw_write("UNWIND $rows AS r CREATE (a:Artifact:Memory) SET a = r", rows=rows)
         if (start + len(rows)) % 50_000 == 0 or start + len(rows) == n:

@@ -104,9 +104,12 @@ def list_position(cursor: str) -> tuple[datetime, str]:
         raise invalid_cursor() from exc
 
 
-def view_header(view: Any) -> str:
-    """A load's view of time, for its `Cognition-View` header: `as_of=<instant>` and, for a read of the past,
-    `; known_at=<instant>` (service.usecases.timeview.Resolved)."""
+def view_header(asked: Any, view: Any) -> str:
+    """A load's view of time, for its `Cognition-View` header: `current` (current truth: valid now, the store as it
+    is), or `as_of=<instant>` and, for a read of the past, `; known_at=<instant>` (`asked`: the caller's
+    service.usecases.timeview.TimeView, `view`: it resolved)."""
+    if asked.as_of is None and asked.known_at is None:
+        return "current"
     out = f"as_of={view.as_of.isoformat()}"
     return out + (f"; known_at={view.known_at.isoformat()}" if view.known_at is not None else "")
 

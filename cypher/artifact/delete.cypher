@@ -9,25 +9,25 @@
 // serialise — either the edge exists first and the delete answers 409 has_dependents, or the delete commits
 // first and the edge is refused (its end is a tombstone). Two concurrent deletes: one deletes, one finds a
 // tombstone.
-// guards: a.status
+// guards: a.status, a.updated_at
 OPTIONAL MATCH (a:Artifact {id: $id}) WHERE a.scope_id = $scope_id AND a.family IN $families
 SET a._lock = true
-WITH CASE WHEN a:Artifact THEN a END AS a
+WITH CASE WHEN a:Artifact THEN a END AS a, apoc.any.properties(a) AS locked
 REMOVE a._lock
-WITH a, [(d:Artifact)-[:DEPENDS_ON|DERIVED_FROM]->(a) WHERE d.status = 'active' | d.id] AS dependents
-WITH a, dependents, a IS NOT NULL AND NOT a.family IN ['agent_kernel', 'world_kernel']
-                    AND (size(dependents) = 0 OR $detach) AS go
-OPTIONAL CALL (a, go, dependents) {
-  WITH a WHERE go
+WITH a, {{CHANGE_AT}} AS at, [(d:Artifact)-[:DEPENDS_ON|DERIVED_FROM]->(a) WHERE d.status = 'active' | d.id] AS dependents
+WITH a, at, dependents, a IS NOT NULL AND NOT a.family IN ['agent_kernel', 'world_kernel']
+                        AND (size(dependents) = 0 OR $detach) AS go
+OPTIONAL CALL (a, at, go, dependents) {
+  WITH a, at WHERE go
   OPTIONAL MATCH (a)-[:HAS_REVISION]->(r:Revision)
-  WITH a, collect(r) AS revisions
+  WITH a, at, collect(r) AS revisions
   FOREACH (r IN revisions | DETACH DELETE r)
-  WITH a, a.family AS family
+  WITH a, at, a.family AS family
   REMOVE a:Artifact:Memory:Knowledge:Skill:WorkingState
   SET a:Tombstone
-  SET a = {id: a.id, scope_id: a.scope_id, family: family, status: 'removed', removed_at: $now,
+  SET a = {id: a.id, scope_id: a.scope_id, family: family, status: 'removed', removed_at: at,
            removed_by: $actor, reason: $reason}
-  CREATE (:Event {id: $event_id, op: 'delete', at: $now, actor: $actor, scope_id: a.scope_id, artifact_id: a.id,
+  CREATE (:Event {id: $event_id, op: 'delete', at: at, actor: $actor, scope_id: a.scope_id, artifact_id: a.id,
                   family: family, reason: $reason, detached: dependents})
   RETURN true AS deleted
 }

@@ -12,7 +12,7 @@
 // wins and the rest answer 412 with its revision. A concurrent delete turns the node into a tombstone, which the
 // label check after the lock sees. tests/integration/test_lock_plans.py fails when a guarded property is read
 // before the lock.
-// guards: a.revision, a.status, a.kind, a.valid_from, a.valid_until
+// guards: a.revision, a.status, a.kind, a.valid_from, a.valid_until, a.updated_at
 // The scope's write policy applies to updates too: `deny` refuses them (`require_approval` governs new
 // records only, so an approved record is not hidden again by an edit).
 OPTIONAL MATCH (a:Artifact {id: $id}) WHERE a.scope_id = $scope_id AND a.family IN $families
@@ -20,30 +20,31 @@ SET a._lock = true
 WITH a, apoc.any.properties(a) AS locked, a:Artifact AS live
 REMOVE a._lock
 WITH CASE WHEN live THEN a END AS a, CASE WHEN live THEN locked.revision END AS current, locked.kind AS kind,
+     {{CHANGE_AT}} AS at,
      // valid time after the change: a validity must end after it begins
      coalesce($changes.valid_until, locked.valid_until) > coalesce($changes.valid_from, locked.valid_from)
        OR coalesce($changes.valid_until, locked.valid_until) IS NULL AS ordered
 OPTIONAL MATCH (s:Scope {id: $scope_id})
-WITH a, current, ordered, apoc.convert.fromJsonMap(coalesce(s.write_policy, '{}')) AS policy, kind
-WITH a, current, ordered,
+WITH a, current, ordered, at, apoc.convert.fromJsonMap(coalesce(s.write_policy, '{}')) AS policy, kind
+WITH a, current, ordered, at,
      coalesce(policy.by_kind[coalesce(kind, '')], policy.by_family[a.family], policy.default, 'auto') = 'deny' AS denied
-OPTIONAL CALL (a, current, denied, ordered) {
-  WITH a WHERE current = $expected AND NOT denied AND ordered
+OPTIONAL CALL (a, current, denied, ordered, at) {
+  WITH a, at WHERE current = $expected AND NOT denied AND ordered
   OPTIONAL MATCH (a)-[:HAS_REVISION]->(prev:Revision {revision: current})
-  SET a += $changes, a.revision = current + 1, a.updated_at = $now
+  SET a += $changes, a.revision = current + 1, a.updated_at = at
   // A skill's searchable text is derived from its parts; the hash always from the content as stored.
   SET a.title = CASE a.family WHEN 'skill' THEN a.name ELSE a.title END,
       a.content = CASE a.family WHEN 'skill' THEN a.when_to_use + '\n' + apoc.text.join(a.steps, '\n')
                   ELSE a.content END
   SET a.content_hash = apoc.util.sha256([a.content])
-  WITH a, prev, current
-  CALL (a, prev, current) {
-    WITH a AS x, prev, current
+  WITH a, prev, current, at
+  CALL (a, prev, current, at) {
+    WITH a AS x, prev, current, at
     CREATE (x)-[:HAS_REVISION]->(rev:Revision)
-    SET rev = {{REVISION_STATE}}, rev.revision = current + 1, rev.at = $now, rev.actor = $actor
+    SET rev = {{REVISION_STATE}}, rev.revision = current + 1, rev.at = at, rev.actor = $actor
     FOREACH (p IN CASE WHEN prev IS NULL THEN [] ELSE [prev] END | CREATE (rev)-[:PREVIOUS]->(p))
   }
-  CREATE (:Event {id: $event_id, op: 'update', at: $now, actor: $actor, scope_id: a.scope_id, artifact_id: a.id,
+  CREATE (:Event {id: $event_id, op: 'update', at: at, actor: $actor, scope_id: a.scope_id, artifact_id: a.id,
                   family: a.family, revision: current + 1})
   RETURN a {.*, embedding: null, relations: [(a)-[r:RELATES_TO]->(b) | {type: r.type, to_id: b.id}]} AS updated
 }

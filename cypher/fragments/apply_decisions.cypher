@@ -32,7 +32,7 @@ CALL (p, l, decisions, start) {
     SET x._lock = true
     WITH p, d, answer, x, apoc.any.properties(x) AS locked
     REMOVE x._lock
-    WITH p, d, answer, x AS a, locked
+    WITH p, d, answer, x AS a, locked, {{CHANGE_AT}} AS at
     WHERE a:Artifact AND locked.status = d.status
       AND (NOT $resumed OR NOT EXISTS { MATCH (:Decision {id: answer.id}) })
     CREATE (p)-[:DECIDED]->(dec:Decision {id: answer.id, action: d.action, rule: d.rule, rules: d.rules,
@@ -40,16 +40,16 @@ CALL (p, l, decisions, start) {
                                           detail: d.detail})-[:ABOUT]->(a)
     FOREACH (e IN d.cites | CREATE (dec)-[:CITES]->(e))
     FOREACH (_ IN CASE d.action WHEN 'archive' THEN [1] ELSE [] END |
-      SET a.status = 'archived', a.archived_at = $now, a.archived_by = $pass_id
-      CREATE (:Event {id: randomUUID(), op: 'archive', at: $now, actor: $actor, scope_id: d.scope_id,
+      SET a.status = 'archived', a.archived_at = at, a.archived_by = $pass_id, a.updated_at = at
+      CREATE (:Event {id: randomUUID(), op: 'archive', at: at, actor: $actor, scope_id: d.scope_id,
                       artifact_id: d.id, family: d.family, reason: d.rule, pass_id: $pass_id}))
     FOREACH (_ IN CASE d.action WHEN 'remove' THEN [1] ELSE [] END |
       FOREACH (rev IN [(a)-[:HAS_REVISION]->(x:Revision) | x] | DETACH DELETE rev)
       REMOVE a:Artifact:Memory:Knowledge:Skill:WorkingState
       SET a:Tombstone
-      SET a = {id: d.id, scope_id: d.scope_id, family: d.family, status: 'removed', removed_at: $now,
+      SET a = {id: d.id, scope_id: d.scope_id, family: d.family, status: 'removed', removed_at: at,
                removed_by: $actor, reason: d.rule, pass_id: $pass_id}
-      CREATE (:Event {id: randomUUID(), op: 'remove', at: $now, actor: $actor, scope_id: d.scope_id,
+      CREATE (:Event {id: randomUUID(), op: 'remove', at: at, actor: $actor, scope_id: d.scope_id,
                       artifact_id: d.id, family: d.family, reason: d.rule, pass_id: $pass_id}))
     RETURN count(dec) AS applied
   }

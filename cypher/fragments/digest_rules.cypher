@@ -7,14 +7,15 @@
 // Rules, first match wins (all matching rules are returned in `rules`):
 //   broken_reference  a DEPENDS_ON path (direct or transitive) to a tombstone or an archived, removed or
 //                     conflicted artifact; evidence = the path and the broken node
-//   conflicted        superseded by a newer entry that negates it; evidence = the superseding entries
+//   conflicted        superseded by a newer entry (its validity closed by $now: a record replaced from a later
+//                     date on holds until then); evidence = the superseding entries
 //   stale             role-tier memory, zero recalls, last access before $stale_before (30 days)
 // Keep reason: healthy inbound support (SUPPORTS from an active, non-stale, non-conflicted artifact) turns
 // the decision into action 'keep', citing the supporters. Kernels and working state are never candidates.
 // Ends with one row: `decisions`, a list ordered by artifact id of
 //   {a: artifact node, id, scope_id, family, status (as decided on), action, rule, rules, cites: [evidence nodes],
 //    path: [ids from the artifact to the broken node], detail}
-// Params: $namespace, $owner, $phase, $stale_before (datetime), $pass_id
+// Params: $namespace, $owner, $phase, $stale_before (datetime), $now, $pass_id
 MATCH (s:Scope {namespace: $namespace, cognitive_owner: $owner})
 WITH collect(s.id) AS scope_ids
 // 1. every broken node of the partition, and (one backwards BFS from all of them) the nearest broken node
@@ -73,7 +74,8 @@ WHERE a.family IN ['memory', 'knowledge', 'skill']
 // 3. the rules, each with its evidence
 WITH a, broken_path, broken,
      [r IN [CASE WHEN broken_path IS NOT NULL THEN 'broken_reference' END,
-            CASE WHEN coalesce(a.conflicted, false) THEN 'conflicted' END,
+            CASE WHEN coalesce(a.conflicted, false) AND (a.valid_until IS NULL OR a.valid_until <= $now)
+                 THEN 'conflicted' END,
             CASE WHEN a.family = 'memory' AND a.tier = 'role' AND coalesce(a.recall_count, 0) = 0
                       AND coalesce(a.accessed_at, a.created_at) <= $stale_before THEN 'stale' END]
       WHERE r IS NOT NULL] AS rules

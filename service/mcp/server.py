@@ -124,9 +124,8 @@ Now = Annotated[Moment | None, Field(description="the question's own date: 'yest
 
 DESCRIPTIONS = {
     "save_memory": "Save a memory in a scope. It passes the write gates (threat scan, content quality, the scope's "
-                   "approval policy: it may be stored as pending). occurred_at says when it happened (default now); "
-                   "supersedes names older memories it replaces (their validity ends where this one's begins). "
-                   "Returns the record with its revision.",
+                   "approval policy: it may be stored as pending). occurred_at: when it happened; supersedes: older "
+                   "memories it replaces. Returns the record with its revision.",
     "recall": "Recall what should be in context now: the scope's constraints, instructions, environment, "
               "preferences, recent episodes, memories relevant to `query`, knowledge, skills and profile. Only "
               "current, approved rows (valid now, or at as_of); each counts as a recall (not with known_at).",

@@ -46,11 +46,14 @@ async def load_at(rt: Runtime, scope_id: str, id: str, families: Sequence[Family
                               known_at=known_at)
     if rec["artifact"] is not None:
         return Artifact.from_node(native_props(rec["artifact"]))
-    if rec["erased"] is not None:
-        gone = native_props(rec["erased"])
-        raise NotFound(f"{id} existed at {known_at.isoformat()} but was erased since (its content went with it)",
-                       code="artifact_erased", details={"removed_at": gone["removed_at"].isoformat(),
-                                                        "reason": gone.get("reason")})
+    if rec["tombstone"] is not None:
+        gone = native_props(rec["tombstone"])
+        if rec["erased"]:
+            raise NotFound(f"{id} existed at {known_at.isoformat()} but was erased since (its content went with it)",
+                           code="artifact_erased", details={"removed_at": gone["removed_at"].isoformat(),
+                                                            "reason": gone.get("reason")})
+        if gone["removed_at"] <= known_at:
+            raise NotFound(f"{id} had been removed by {known_at.isoformat()}", code="artifact_removed")
     raise NotFound(f"no {families[0].value} {id} in this scope at {known_at.isoformat()}", code="not_found")
 
 

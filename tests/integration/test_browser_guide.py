@@ -77,7 +77,7 @@ def test_every_query_on_the_guide_is_exactly_an_analyst_file(client: TestClient)
         assert title in r.text
     # each parameter a query names is set on its slide
     params = {b.split()[1] for b in blocks if b.startswith(":param ")}
-    assert params == {"id", "pass_id", "namespace", "owner"}
+    assert params == {"id", "pass_id", "namespace", "owner", "scope_id", "known_at", "as_of"}
 
 
 def test_the_why_page_sets_the_artifact_id_and_holds_only_query_text(client: TestClient) -> None:

@@ -97,8 +97,10 @@ def _scope_with(client: TestClient, raw: Driver, rows: list[dict[str, Any]]) -> 
 
 
 def _params(sid: str, limit: int, **filters: Any) -> dict[str, Any]:
+    # occurred_at bounds and validity (as_of) are not drawn here: tests/integration/test_time.py pages by them
     return {"scope_id": sid, "family": "memory", "status": "active", "kind": None, "tier": None, "tag": None,
-            "created_after": None, "created_before": None, "limit": limit, **filters}
+            "created_after": None, "created_before": None, "occurred_after": None, "occurred_before": None,
+            "as_of": None, "limit": limit, **filters}
 
 
 def test_rows_saved_at_one_instant_page_by_id(client: TestClient, raw: Driver) -> None:

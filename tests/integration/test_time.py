@@ -130,7 +130,8 @@ def test_explicit_supersedes_closes_the_older_validity_and_loses_nothing(client:
         [london["id"], paris["id"]])
     listed = client.get(f"{base(scope)}/memories").json()
     assert london["id"] not in ids(listed["items"]) and paris["id"] in ids(listed["items"])
-    assert london["id"] in ids(client.get(f"{base(scope)}/memories", params={"include_invalid": "true"}).json()["items"])
+    every = client.get(f"{base(scope)}/memories", params={"include_invalid": "true"}).json()
+    assert london["id"] in ids(every["items"]) and every["view"]["include_invalid"] is True
     # a load by id answers whatever its validity; as_of asks whether it held then
     assert client.get(f"{base(scope)}/memories/{london['id']}",
                       params={"as_of": iso(datetime(2024, 6, 1, tzinfo=UTC))}).status_code == 200
@@ -241,6 +242,7 @@ def test_known_at_reads_the_store_as_it_was(client: TestClient, scope: dict[str,
     then = client.get(f"{base(scope)}/memories/{note['id']}", params={"known_at": iso(t1)})
     assert then.status_code == 200 and then.json()["content"] == "the meeting is on Monday about budgets"
     assert then.json()["revision"] == 1 and "known_at=" in then.headers["Cognition-View"]
+    assert client.get(f"{base(scope)}/memories/{note['id']}").headers["Cognition-View"] == "current"
     assert client.get(f"{base(scope)}/memories/{note['id']}").json()["content"].endswith("hiring")
     r = client.get(f"{base(scope)}/memories/{later['id']}", params={"known_at": iso(t1)})
     assert r.status_code == 404 and r.json()["code"] == "not_found"
@@ -281,3 +283,40 @@ def test_both_clocks_together(client: TestClient, scope: dict[str, Any]) -> None
     assert ids(known) == [coffee["id"]]
     january = context(client, scope, "eager", as_of="2024-01-15T00:00:00Z")["arms"]["preferences"]
     assert ids(january) == [tea["id"]]
+
+
+# ---- Neo4j Browser and the graph export --------------------------------------------------------------------------
+
+def test_the_browser_slide_and_the_graph_export_show_both_clocks(client: TestClient, scope: dict[str, Any],
+                                                                   raw: Driver) -> None:
+    from pathlib import Path
+
+    import cypher
+
+    query = (Path(cypher.__file__).parent / "analyst" / "believed_at.cypher").read_text(encoding="utf-8")
+    tea = save(client, scope, "drinks tea", kind="preference", valid_from="2024-01-01T00:00:00Z")
+    time.sleep(0.05)
+    t1 = datetime.now(UTC)
+    time.sleep(0.05)
+    coffee = save(client, scope, "drinks coffee", kind="preference", valid_from="2024-02-01T00:00:00Z",
+                  supersedes=[tea["id"]])
+
+    def believed(known_at: datetime) -> dict[str, dict[str, Any]]:
+        rows = raw.execute_query(query, scope_id=scope["id"], known_at=iso(known_at),
+                                 as_of="2024-03-01T00:00:00Z").records
+        return {r["id"]: r.data() for r in rows}
+
+    then = believed(t1)
+    assert set(then) == {tea["id"]} and then[tea["id"]]["held_at_as_of"] is True
+    assert then[tea["id"]]["revision"] == 1 and then[tea["id"]]["valid_until"] is None
+    now = believed(datetime.now(UTC))
+    assert now[coffee["id"]]["held_at_as_of"] is True and now[tea["id"]]["held_at_as_of"] is False
+    assert now[tea["id"]]["revision"] == 2
+
+    r = client.get(f"{base(scope)}/graph", params={"view": "refgraph", "format": "node-link"})
+    assert r.status_code == 200, r.text
+    graph = r.json()
+    nodes = {n["id"]: n for n in graph["nodes"]}
+    assert nodes[tea["id"]]["valid_until"].startswith("2024-02-01") and nodes[coffee["id"]]["occurred_at"]
+    assert any(e["source"] == coffee["id"] and e["target"] == tea["id"] and e.get("type") == "SUPERSEDES"
+               for e in graph["edges"]), graph["edges"]

@@ -111,8 +111,19 @@ _GC = Slide("gc", "GC evictions and their RetentionScore", """
 0.10&middot;&frac12;^(age days/90) + 0.15&middot;trust</code>, the score shown as the pass ranked it.</p>
 """, ("gc_evictions",))
 
-SLIDES = (_HOW, _GRAPH, _WHY, _PASS, _HISTORY, _LINEAGE, _GC)
-_PLACEHOLDER = {"id": "artifact id", "pass_id": "pass id", "namespace": "namespace", "owner": "cognitive owner"}
+_BELIEVED = Slide("believed", "What did this scope believe at T?", """
+<p>Two clocks: <b>record time</b> (when the store learned and changed something: revisions, events) and <b>valid
+time</b> (when a fact held in the world: <code>valid_from</code> to <code>valid_until</code>). Set
+<code>known_at</code> to the moment of a decision and <code>as_of</code> to the moment it was about: the table is
+every memory and knowledge page as the store held it then, and whether it held at <code>as_of</code>. A
+supersession closes the older record's <code>valid_until</code> in a revision of its own, so before that revision
+the older record still reads as open.</p>
+""", ("believed_at",))
+
+SLIDES = (_HOW, _GRAPH, _WHY, _PASS, _HISTORY, _LINEAGE, _GC, _BELIEVED)
+_PLACEHOLDER = {"id": "artifact id", "pass_id": "pass id", "namespace": "namespace", "owner": "cognitive owner",
+                "scope_id": "scope id", "known_at": "record time, ISO 8601 with a zone",
+                "as_of": "valid time, ISO 8601 with a zone"}
 
 
 def _param_block(name: str, value: str) -> str:

@@ -186,7 +186,7 @@ def family_router(family: Family, path: str, create: type[Any], update: type[Any
         view = TimeView(as_of=as_of, known_at=known_at)
         art = await use.load(rt, scope_id, item_id, fams, view)
         _with_etag(response, art)
-        response.headers["Cognition-View"] = view_header(view.resolved(rt.clock()))
+        response.headers["Cognition-View"] = view_header(view, view.resolved(rt.clock()))
         return public(art)
 
     @router.patch("/{item_id}", response_model=ArtifactPublic,
