@@ -9,8 +9,8 @@ import re
 import threading
 import time
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
 from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest

@@ -171,7 +171,8 @@ def test_supersession_marks_conflicted_and_the_digest_archives_citing_the_newer(
         f"{base(scope)}/memories/{new}").json()["valid_from"]
     hits = client.post(f"{base(scope)}/memories/search", json={"query": "咖啡"}).json()["items"]
     assert old not in {h["id"] for h in hits} and new in {h["id"] for h in hits}
-    hits = client.post(f"{base(scope)}/memories/search", json={"query": "咖啡", "include_invalid": True}).json()["items"]
+    hits = client.post(f"{base(scope)}/memories/search",
+                       json={"query": "咖啡", "include_invalid": True}).json()["items"]
     assert {h["id"]: h["conflicted"] for h in hits}[old] is True
     d = by_artifact(run(client, scope))
     assert d[old]["rule"] == "conflicted" and d[old]["cites"] == [new]
