@@ -22,10 +22,12 @@ _WEEKDAYS = {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday":
 _WEEKDAY_ABBR = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4, "sat": 5,
                  "sun": 6}
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "last": 5}
-# After "on the 15th": words that end a date rather than name a thing ("on the 15th after my trip", not "on the
-# 3rd floor").
-_AFTER_DAY = frozenset({"after", "before", "at", "in", "and", "or", "but", "when", "so", "because", "with", "to",
-                        "then", "i", "we", "you", "he", "she", "they", "it", "my", "our", "this", "that"})
+# After "on the 15th" or a bare year ("in 2022"): words that end the date rather than make it a count of things
+# ("on the 15th after my trip", "in 2022 we moved"; not "on the 3rd floor", "in 2022 steps").
+_ENDS_DATE = frozenset({"after", "before", "at", "in", "on", "of", "for", "from", "until", "till", "by", "as", "and",
+                        "or", "but", "when", "so", "because", "with", "to", "then", "there", "i", "we", "you", "he",
+                        "she", "they", "it", "my", "our", "your", "his", "her", "their", "this", "that", "the", "a",
+                        "an", "was", "were", "is", "are", "had", "has", "have", "did", "will", "would"})
 _UNITS = {"day": "day", "days": "day", "week": "week", "weeks": "week", "weekend": "weekend", "weekends": "weekend",
           "month": "month", "months": "month", "year": "year", "years": "year", "decade": "decade",
           "decades": "decade", "fortnight": "fortnight", "fortnights": "fortnight"}
@@ -73,7 +75,7 @@ class Tokens:
         for m in _TOKEN.finditer(text):
             raw, a, b = m.group(), m.start(), m.end()
             low = raw.lower()
-            if raw[0].isdigit():
+            if "0" <= raw[0] <= "9":  # the regex's [0-9]+ (not "²", which str.isdigit also takes)
                 self._add(low, raw, a, b, int(raw) if len(raw) <= 9 else None)
             elif low in _ORDINAL_SUFFIX and self.num and self.num[-1] is not None and self.end[-1] == a and (
                     self.low[-1].isdigit()):
@@ -391,7 +393,7 @@ class _Grammar:
         d = self.num(i + 2)
         nxt = self.low(i + 3)
         if d is None or not 1 <= d <= 31 or nxt in ("of", "-") or nxt in _MONTHS or (
-                nxt and nxt[0].isalnum() and nxt not in _AFTER_DAY):
+                nxt and nxt[0].isalnum() and nxt not in _ENDS_DATE):
             return None
         today = self.today
         for back in range(0, 12):
@@ -475,13 +477,18 @@ class _Grammar:
 
     def signalled(self, i: int) -> Parsed | None:
         """A month name, a season or a year that a preposition marks as a time: "in May", "during the summer",
-        "since 2019", "of 2022"."""
+        "since 2019", "of 2022"; a month name that is no other word needs none ("September was hot"). Any of
+        them: the most recent at or before today."""
         prev = self.low(i - 1)
         w = self.low(i)
         if w == "the" and self.low(i + 1) in spans.SEASONS and prev in _MONTH_PREP:
             i, w = i + 1, self.low(i + 1)
         if prev == "-" and self.low(i - 2) == "mid":
             prev = "mid"
+        if w in _MONTHS and w not in _WORDLIKE and self.low(i + 1) != "'" and prev not in (
+                "last", "this", "next", "past", "coming"):
+            span = spans.recent_month(_MONTHS[w], self.today)
+            return (i + 1, span) if span is not None else None
         if prev not in _MONTH_PREP and prev not in _YEAR_PREP:
             return None
         if w in _MONTHS and prev in _MONTH_PREP and prev not in ("last", "this", "next", "past", "coming"):
@@ -495,7 +502,8 @@ class _Grammar:
             return (i + 1, span) if span is not None else None
         if prev in _YEAR_PREP:
             year = self.year(i)
-            if year is not None and 1900 <= year[1] <= 2100 and self.low(year[0]) not in _UNITS:
+            nxt = self.low(year[0]) if year is not None else ""
+            if year is not None and 1900 <= year[1] <= 2100 and (not nxt[:1].isalnum() or nxt in _ENDS_DATE):
                 span = spans.year_span(year[1])
                 return (year[0], span) if span is not None else None
         return None

@@ -103,7 +103,10 @@ class TimeRule:
       `boost` again when an interval its own text names overlaps one ("yesterday", said on 2 May, is 1 May).
     - The query asks about time ("When did …", "什么时候"): a row whose own text names a time gains
       `states_boost` (the answer to "when" is a row that says when).
-    multiplier = 1 + boost × (occurred in + text in) + states_boost × (asks and the text names a time)."""
+    Each gain is scaled by the share of the scope's rows its signal leaves out: a signal every row has ("in 2023"
+    in a scope that is all 2023) tells nothing and moves nothing; one that picks a few rows counts in full.
+    multiplier = 1 + boost × (s_occ × occurred in + s_text × text in) + states_boost × s_states × (asks and the
+    text names a time), s = 1 − (rows with the signal) / (rows)."""
 
     boost: float = 2.0
     lag_days: float = 7.0
@@ -131,9 +134,14 @@ def time_weights(q: QueryTime, occurred: np.ndarray, said: RowTimes | None,
             occ_in |= (occurred >= a) & (occurred < min(b, _I64.max - lag) + lag)
             if said is not None and len(said.row):
                 said_in[said.row[(said.lo < b) & (said.hi > a)]] = True
-        w += rule.boost * (occ_in.astype(np.float64) + said_in)
+        w += rule.boost * (_selective(occ_in) + _selective(said_in))
     if q.asks and rule.states_boost and said is not None and len(said.row):
         states = np.zeros(n, dtype=bool)
         states[said.row] = True
-        w += rule.states_boost * states
+        w += rule.states_boost * _selective(states)
     return w
+
+
+def _selective(signal: np.ndarray) -> np.ndarray:
+    """A row signal (bool) as 0 / its selectivity: 1 − the share of rows that have it."""
+    return signal * (1.0 - float(signal.mean())) if len(signal) else signal.astype(np.float64)
