@@ -137,26 +137,38 @@ def _rows(spec: list[tuple[list[str], int, int]]) -> list[dict[str, Any]]:
 
 @settings(max_examples=100)
 @given(st.lists(_row, max_size=30), st.lists(_row, max_size=10),
-       st.lists(st.tuples(st.integers(0, 29), st.lists(st.sampled_from(_WORDS), max_size=6), st.integers(0, 60)),
-                max_size=5),
+       st.lists(st.tuples(st.integers(0, 29), st.one_of(st.none(), st.lists(st.sampled_from(_WORDS), max_size=6)),
+                          st.integers(0, 60)), max_size=5),
        st.sets(st.integers(0, 29), max_size=6))
 def test_an_extended_copy_has_the_time_columns_of_a_full_build(held: list[Any], new: list[Any],
-                                                               edits: list[tuple[int, list[str], int]],
+                                                               edits: list[tuple[int, list[str] | None, int]],
                                                                deleted: set[int]) -> None:
-    """Updates that change a row's text or its occurred_at, deletions and new rows: the occurred column and the
-    intervals rows' texts name are those a full build of the scope makes."""
+    """Updates that change a row's text and its occurred_at, or only its occurred_at (words None), deletions and
+    new rows: the occurred column and the intervals rows' texts name are those a full build of the scope makes."""
     rows = _rows(held + new)
     old = ScopeCopy.build(("v1",), None, rows[:len(held)])
     now = dict(enumerate(rows))
     for at, words, day in edits:
         if at < len(held):
-            now[at] = dict(rows[at], content=" ".join(words), updated=rows[at]["updated"] + 1000,
+            text = rows[at]["content"] if words is None else " ".join(words)
+            now[at] = dict(rows[at], content=text, updated=rows[at]["updated"] + 1000,
                            occurred=_ns(datetime(2023, 3, 1, tzinfo=UTC) + timedelta(days=day)))
     gone = {i for i in deleted if i < len(held)}
     touched = {at for at, _, _ in edits if at < len(held)} | set(range(len(held), len(rows)))
     grown = old.extended(("v2",), [now[i] for i in sorted(touched - gone)], [rows[i]["id"] for i in sorted(gone)])
     assert grown is not None
     assert_same_copy(grown, ScopeCopy.build(("v2",), None, [now[i] for i in range(len(rows)) if i not in gone]))
+
+
+def test_an_update_that_moves_only_occurred_at_moves_what_its_text_names() -> None:
+    rows = _rows([(["went", "yesterday"], 1, 5), (["coffee"], 1, 6)])
+    old = ScopeCopy.build(("v1",), None, rows)
+    moved = dict(rows[0], updated=rows[0]["updated"] + 1000,
+                 occurred=_ns(datetime(2023, 3, 20, tzinfo=UTC)))  # the same text, told two weeks later
+    grown = old.extended(("v2",), [moved])
+    assert grown is not None and grown.said is not None and grown.occurred is not None
+    assert grown.said.lo.tolist() == [_ns(datetime(2023, 3, 19, tzinfo=UTC))]
+    assert_same_copy(grown, ScopeCopy.build(("v2",), None, [moved, rows[1]]))
 
 
 def test_a_row_without_occurred_at_happened_when_it_was_created() -> None:
