@@ -141,12 +141,12 @@ def _zh_match(g: dict[str, str | None], today: date) -> Span | None:  # noqa: C9
     return None
 
 
-_HAN = re.compile(r"[\u3007\u4e00-\u9fff]")
+HAN = re.compile(r"[\u3007\u4e00-\u9fff]")  # a text without these holds no Chinese expression
 
 
 def scan(text: str, today: date) -> list[tuple[int, int, Span]]:
     """Every Chinese expression in the text, as (first character, end character, span); none overlap."""
-    if _HAN.search(text) is None:
+    if HAN.search(text) is None:
         return []
     out = []
     for m in _ZH.finditer(text.translate(_FULLWIDTH)):

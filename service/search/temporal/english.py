@@ -54,7 +54,9 @@ _STARTS = (frozenset({"the", "a", "an", "couple", "few", "several", "early", "mi
 _TRIGGERS = (frozenset({"today", "tonight", "yesterday", "tomorrow", "ago", "night", "morning", "afternoon",
                         "evening", "st", "nd", "rd", "th"})
              | _UNITS.keys() | _MONTHS.keys() | _WEEKDAYS.keys() | _WEEKDAY_ABBR.keys() | spans.SEASONS.keys())
-_WORD = re.compile(r"[a-z]+|[0-9]{4}")
+_REACH = 4
+_LETTERS = re.compile(r"[a-z]+")
+_FOUR_DIGITS = re.compile(r"[0-9]{4}")
 _ORDINAL_SUFFIX = frozenset({"st", "nd", "rd", "th"})
 
 Parsed = tuple[int, Span]  # the token index after the expression, and its span
@@ -67,37 +69,35 @@ class Tokens:
     __slots__ = ("low", "raw", "start", "end", "num")
 
     def __init__(self, text: str) -> None:
-        self.low: list[str] = []
-        self.raw: list[str] = []
-        self.start: list[int] = []
-        self.end: list[int] = []
-        self.num: list[int | None] = []
-        for m in _TOKEN.finditer(text):
-            raw, a, b = m.group(), m.start(), m.end()
-            low = raw.lower()
-            if "0" <= raw[0] <= "9":  # the regex's [0-9]+ (not "²", which str.isdigit also takes)
-                self._add(low, raw, a, b, int(raw) if len(raw) <= 9 else None)
-            elif low in _ORDINAL_SUFFIX and self.num and self.num[-1] is not None and self.end[-1] == a and (
-                    self.low[-1].isdigit()):
-                self.low[-1] += low
-                self.raw[-1] += raw
-                self.end[-1] = b
-            else:
-                self._add(low, raw, a, b, None)
+        found = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+        self.raw = [f[0] for f in found]
+        self.start = [f[1] for f in found]
+        self.end = [f[2] for f in found]
+        self.low = [r.lower() for r in self.raw]
+        # The regex's [0-9]+ only (not "²", which str.isdigit also takes).
+        self.num: list[int | None] = [int(r) if "0" <= r[0] <= "9" and len(r) <= 9 else None for r in self.raw]
+        if not _ORDINAL_SUFFIX.isdisjoint(self.low):
+            self._ordinals()
 
-    def _add(self, low: str, raw: str, a: int, b: int, num: int | None) -> None:
-        self.low.append(low)
-        self.raw.append(raw)
-        self.start.append(a)
-        self.end.append(b)
-        self.num.append(num)
+    def _ordinals(self) -> None:
+        """Join each "st" / "nd" / "rd" / "th" written right after a number to it: "1st", "23rd"."""
+        i = 1
+        while i < len(self.low):
+            if (self.low[i] in _ORDINAL_SUFFIX and self.num[i - 1] is not None and self.end[i - 1] == self.start[i]
+                    and self.low[i - 1].isdigit()):
+                self.low[i - 1] += self.low[i]
+                self.raw[i - 1] += self.raw[i]
+                self.end[i - 1] = self.end[i]
+                for column in (self.low, self.raw, self.start, self.end, self.num):
+                    del column[i]
+            else:
+                i += 1
 
 
 def might_hold(text: str) -> bool:
-    """False when no expression can be in the text: it has no trigger word and no four-digit number. (Cheap: one
-    regex pass; most texts stop here.)"""
-    return not _TRIGGERS.isdisjoint(_WORD.findall(text.lower())) or any(
-        w.isdigit() for w in _WORD.findall(text))
+    """False when no expression can be in the text: it has no trigger word and no four-digit number. (Cheap: two
+    regex passes in C; most texts stop here.)"""
+    return not _TRIGGERS.isdisjoint(_LETTERS.findall(text.lower())) or _FOUR_DIGITS.search(text) is not None
 
 
 def scan(text: str, today: date) -> list[tuple[int, int, Span]]:
@@ -138,9 +138,16 @@ class _Grammar:
     def scan(self) -> list[tuple[int, int, Span]]:
         out: list[tuple[int, int, Span]] = []
         low, num = self.t.low, self.t.num
+        # Every expression has a trigger (a unit, month, weekday, season, number…) at most _REACH tokens after its
+        # start ("a couple of weeks ago", "the beginning of November"): start only where one is that near.
+        near = [False] * self.n
+        gap = _REACH + 1
+        for i in range(self.n - 1, -1, -1):
+            gap = 0 if (num[i] is not None or low[i] in _TRIGGERS) else gap + 1
+            near[i] = gap <= _REACH
         i = 0
         while i < self.n:
-            hit = self.expr(i) if (low[i] in _STARTS or num[i] is not None) else None
+            hit = self.expr(i) if near[i] and (low[i] in _STARTS or num[i] is not None) else None
             if hit is not None and hit[1][0] < hit[1][1]:
                 out.append((i, hit[0], hit[1]))
                 i = hit[0]

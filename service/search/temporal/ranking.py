@@ -10,6 +10,8 @@ from datetime import UTC, datetime, timedelta, tzinfo
 
 import numpy as np
 
+from service.search.temporal import english
+from service.search.temporal.chinese import HAN as _HAN
 from service.search.temporal.resolver import TimeRef, asks_about_time, resolve
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -82,6 +84,8 @@ def row_times(texts: Sequence[str], occurred: Sequence[int] | np.ndarray, rows: 
     hi: list[int] = []
     occ = occurred.tolist() if isinstance(occurred, np.ndarray) else list(occurred)
     for k, (text, when) in enumerate(zip(texts, occ, strict=True)):
+        if not english.might_hold(text) and _HAN.search(text) is None:
+            continue  # nearly every text: no time expression can be in it
         try:
             now = (_EPOCH + timedelta(microseconds=int(when) // 1000)).astimezone(tz)
         except (OverflowError, ValueError):
