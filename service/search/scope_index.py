@@ -31,7 +31,8 @@ Ranking, given the query's tokens and (optionally) its vector:
 - each keeps its top `fetch`, best first; ties by position (oldest first).
 With a query's time (`rank`'s `when`: the intervals it names against its `now`, and whether it asks when), each
 row's lexical score is multiplied before the cut by service/search/temporal's rule, from the row's occurred_at and
-the intervals its own text names (resolved against it when the copy is built); without one, nothing changes.
+the intervals its own text names (the row's stored `said`, else its text resolved against its occurred_at when the
+copy is built); without one, nothing changes.
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ class ScopeCopy:
     # For extending the copy (`extended`); None when a row has no created_at (it would not sort as an integer):
     created: np.ndarray | None        # (n,) int64 created_at, ns since the epoch: with `ids`, the copy's order
     stamps: np.ndarray | None         # (n,) int64 updated_at, ns (-1 where none)
-    digests: np.ndarray | None        # (n,) int64 hash of what is indexed of the row: family, kind, text
+    digests: np.ndarray | None        # (n,) int64 hash of what is indexed of the row: family, kind, text, said
     analysis: lexical.Analysis = lexical.DEFAULT_ANALYSIS  # how its texts and the queries it ranks are tokenized
     # When each row happened (its occurred_at, else its created_at; ns) and the intervals its own text names, resolved
     # against that (service/search/temporal): what a query's time ranks by. None where a row has neither time.
@@ -133,7 +134,7 @@ class ScopeCopy:
         episodes = [i for i, r in enumerate(rows) if _episodic(r)]
         created, stamps, digests = _order_columns(rows, texts)
         occurred = _occurred_column(rows)
-        said = temporal.row_times(texts, occurred) if occurred is not None else None
+        said = temporal.row_times(texts, occurred, stored=_stored(rows)) if occurred is not None else None
         return cls(version, model, ids, np.array([str(r.get("family")) for r in rows]), bm25, matrix, has,
                    np.array(episodes, dtype=np.int64), {}, created, stamps, digests, analysis, occurred, said)
 
@@ -154,7 +155,7 @@ class ScopeCopy:
         fresh: list[dict[str, Any]] = []
         fresh_texts: list[str] = []
         changed: dict[int, list[str]] = {}
-        retimed: dict[int, str] = {}  # held rows whose text or occurred_at moved: their texts' times again
+        retimed: dict[int, dict[str, Any]] = {}  # held rows whose text or occurred_at moved: their times again
         for r in rows:
             if r.get("created") is None or r.get("embedding") is not None:
                 return None
@@ -175,11 +176,11 @@ class ScopeCopy:
                 changed[p] = lexical.tokens(text, self.analysis)
                 digests = digests.copy() if digests is self.digests else digests
                 digests[p] = digest
-                retimed[p] = text
+                retimed[p] = r
             if occurred is not None and _occurred(r) != int(occurred[p]):
                 occurred = occurred.copy() if occurred is self.occurred else occurred
                 occurred[p] = _occurred(r)
-                retimed[p] = text
+                retimed[p] = r
             stamp = _stamp(r.get("updated"))
             if stamp != int(stamps[p]):
                 stamps = stamps.copy() if stamps is self.stamps else stamps
@@ -188,7 +189,9 @@ class ScopeCopy:
         said = self.said
         if retimed and occurred is not None and said is not None:
             at = sorted(retimed)
-            said = said.replaced(at, temporal.row_times([retimed[p] for p in at], occurred[at], rows=at))
+            again = [retimed[p] for p in at]
+            said = said.replaced(at, temporal.row_times([_text(r) for r in again], occurred[at], rows=at,
+                                                        stored=_stored(again)))
         if not fresh:
             return ScopeCopy(version, self.model, self.ids, self.families, bm25, None, self.has_vector,
                              self.episodes, self.masks, self.created, stamps, digests, self.analysis, occurred, said)
@@ -198,7 +201,7 @@ class ScopeCopy:
         episodes = np.array([n0 + i for i, r in enumerate(fresh) if _episodic(r)], dtype=np.int64)
         new_occurred = _occurred_column(fresh)
         if occurred is not None and said is not None and new_occurred is not None:
-            said = said.appended(temporal.row_times(fresh_texts, new_occurred), n0)
+            said = said.appended(temporal.row_times(fresh_texts, new_occurred, stored=_stored(fresh)), n0)
             occurred = np.concatenate((occurred, new_occurred))
         else:
             occurred = said = None
@@ -348,8 +351,10 @@ def _episodic(r: dict[str, Any]) -> bool:
 
 
 def _digest(r: dict[str, Any], text: str) -> int:
-    """A row's indexed content as one int64 (a process-local hash: copies live in one process)."""
-    return hash((str(r.get("family")), r.get("kind"), text))
+    """A row's indexed content as one int64 (a process-local hash: copies live in one process): family, kind, text
+    and the times stored for its text (a `said` backfilled without a new text is an update too)."""
+    said = r.get("said")
+    return hash((str(r.get("family")), r.get("kind"), text, None if said is None else tuple(said)))
 
 
 def _stamp(value: Any) -> int:
@@ -360,6 +365,11 @@ def _stamp(value: Any) -> int:
 def _occurred(r: dict[str, Any]) -> int:
     """When a row happened, ns since the epoch: its occurred_at, else its created_at (-1 for neither)."""
     return _stamp(r.get("occurred") if r.get("occurred") is not None else r.get("created"))
+
+
+def _stored(rows: Sequence[dict[str, Any]]) -> list[Any]:
+    """Each row's `said` as it was stored when it was saved (temporal.said_of), or None: resolved here."""
+    return [r.get("said") for r in rows]
 
 
 def _occurred_column(rows: Sequence[dict[str, Any]]) -> np.ndarray | None:

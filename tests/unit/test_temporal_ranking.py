@@ -171,6 +171,25 @@ def test_an_update_that_moves_only_occurred_at_moves_what_its_text_names() -> No
     assert_same_copy(grown, ScopeCopy.build(("v2",), None, [moved, rows[1]]))
 
 
+def test_times_stored_with_a_row_are_taken_as_they_are() -> None:
+    """A row may carry `said`, its text's intervals computed when it was saved (temporal.said_of): the copy takes
+    it instead of resolving the text; a row without it is resolved. A said backfilled later (same text) reaches an
+    extended copy as it reaches a full build."""
+    rows = _rows([(["went", "yesterday"], 1, 5), (["coffee", "yesterday"], 1, 6)])
+    assert temporal.said_of("went yesterday", rows[0]["occurred"]) == [
+        _ns(datetime(2023, 3, 5, tzinfo=UTC)), _ns(datetime(2023, 3, 6, tzinfo=UTC))]
+    stored = [_ns(datetime(2020, 1, 1, tzinfo=UTC)), _ns(datetime(2020, 1, 2, tzinfo=UTC))]
+    copy = ScopeCopy.build(("v1",), None, [dict(rows[0], said=stored), rows[1]])
+    assert copy.said is not None and copy.said.row.tolist() == [0, 1]
+    assert copy.said.lo.tolist()[0] == stored[0] and copy.said.lo.tolist()[1] == _ns(datetime(2023, 3, 6, tzinfo=UTC))
+    empty = ScopeCopy.build(("v1",), None, [dict(rows[0], said=[]), rows[1]])  # stored: names no time
+    assert empty.said is not None and empty.said.row.tolist() == [1]
+    backfilled = dict(rows[1], said=stored, updated=rows[1]["updated"] + 1000)
+    grown = copy.extended(("v2",), [backfilled])
+    assert grown is not None
+    assert_same_copy(grown, ScopeCopy.build(("v2",), None, [dict(rows[0], said=stored), backfilled]))
+
+
 def test_a_row_without_occurred_at_happened_when_it_was_created() -> None:
     rows = [{"id": "a", "family": "memory", "kind": "fact", "content": "x", "created": _T0}]
     copy = ScopeCopy.build((), None, rows)

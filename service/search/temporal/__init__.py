@@ -39,9 +39,10 @@ from service.search.temporal.ranking import (
     ns,
     query_time,
     row_times,
+    said_of,
     time_weights,
 )
 from service.search.temporal.resolver import TimeRef, asks_about_time, resolve
 
 __all__ = ["DEFAULT_RULE", "QueryTime", "RowTimes", "TimeRef", "TimeRule", "asks_about_time", "ns", "query_time",
-           "resolve", "row_times", "time_weights"]
+           "resolve", "row_times", "said_of", "time_weights"]

@@ -75,26 +75,34 @@ class RowTimes:
                         np.concatenate((self.hi[keep], new.hi))[order])
 
 
+def said_of(text: str, occurred: int, tz: tzinfo = UTC) -> list[int]:
+    """The intervals a text names, resolved against its occurred_at (ns since the epoch, its day read in `tz`), flat:
+    [start, end, start, end, …] in ns. "yesterday" in a text that occurred on 8 May is 7 May. What a row may store
+    when it is saved, so that a scope copy need not resolve it (row_times' `stored`)."""
+    if not english.might_hold(text) and _HAN.search(text) is None:
+        return []  # nearly every text: no time expression can be in it
+    try:
+        now = (_EPOCH + timedelta(microseconds=int(occurred) // 1000)).astimezone(tz)
+    except (OverflowError, ValueError):
+        return []
+    return [x for ref in resolve(text, now) for x in (ns(ref.start), ns(ref.end))]
+
+
 def row_times(texts: Sequence[str], occurred: Sequence[int] | np.ndarray, rows: Sequence[int] | None = None,
-              tz: tzinfo = UTC) -> RowTimes:
-    """Each text's time expressions resolved against its own occurred_at (ns since the epoch, its day read in `tz`):
-    "yesterday" in a text that occurred on 8 May is 7 May. `rows` are the texts' positions (default 0, 1, …)."""
+              stored: Sequence[Sequence[int] | None] | None = None) -> RowTimes:
+    """The intervals rows' texts name (said_of each text against its occurred_at), as columns; `rows` are the
+    texts' positions (default 0, 1, …). Where `stored` holds a row's said_of computed when it was saved (not None),
+    that is taken instead of resolving the text again."""
     at_rows: list[int] = []
-    lo: list[int] = []
-    hi: list[int] = []
+    flat: list[int] = []
     occ = occurred.tolist() if isinstance(occurred, np.ndarray) else list(occurred)
     for k, (text, when) in enumerate(zip(texts, occ, strict=True)):
-        if not english.might_hold(text) and _HAN.search(text) is None:
-            continue  # nearly every text: no time expression can be in it
-        try:
-            now = (_EPOCH + timedelta(microseconds=int(when) // 1000)).astimezone(tz)
-        except (OverflowError, ValueError):
-            continue
-        for ref in resolve(text, now):
-            at_rows.append(rows[k] if rows is not None else k)
-            lo.append(ns(ref.start))
-            hi.append(ns(ref.end))
-    return RowTimes(np.array(at_rows, dtype=np.int64), np.array(lo, dtype=np.int64), np.array(hi, dtype=np.int64))
+        kept = stored[k] if stored is not None else None
+        pairs = said_of(text, when) if kept is None else [int(x) for x in kept]
+        at_rows += [rows[k] if rows is not None else k] * (len(pairs) // 2)
+        flat += pairs[:len(pairs) // 2 * 2]
+    pairs_ns = np.array(flat, dtype=np.int64).reshape(-1, 2)
+    return RowTimes(np.array(at_rows, dtype=np.int64), pairs_ns[:, 0].copy(), pairs_ns[:, 1].copy())
 
 
 @dataclass(frozen=True, slots=True)
