@@ -37,7 +37,7 @@ _texts = st.lists(st.sampled_from(_WORDS), min_size=0, max_size=8).map(" ".join)
 _times = st.integers(0, 800).map(lambda d: datetime(2021, 1, 1, 12, tzinfo=UTC) + timedelta(days=d))
 
 
-@settings(max_examples=150)
+@settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(_texts, _times), min_size=1, max_size=25),
        st.lists(st.sampled_from(["coffee", "tram", "lisbon", "paint", "咖啡", "went", "what", "where"]), min_size=1,
                 max_size=4).map(" ".join))
@@ -50,7 +50,7 @@ def test_a_query_without_time_ranks_bit_for_bit_as_before(rows: list[tuple[str, 
     assert temporal.time_weights(when, copy.occurred, copy.said) is None  # type: ignore[arg-type]
 
 
-@settings(max_examples=150)
+@settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(_texts, _times), min_size=1, max_size=25), _texts)
 def test_time_only_multiplies_so_unmatched_rows_stay_out(rows: list[tuple[str, datetime]], query: str) -> None:
     copy = _copy([t for t, _ in rows], [o for _, o in rows])
@@ -135,7 +135,7 @@ def _rows(spec: list[tuple[list[str], int, int]]) -> list[dict[str, Any]]:
     return out
 
 
-@settings(max_examples=100)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(_row, max_size=30), st.lists(_row, max_size=10),
        st.lists(st.tuples(st.integers(0, 29), st.one_of(st.none(), st.lists(st.sampled_from(_WORDS), max_size=6)),
                           st.integers(0, 60)), max_size=5),

@@ -151,12 +151,11 @@ def before(span: Span, unit: str, n: int = 1) -> Span | None:
         if unit == "week":
             return (lo - timedelta(weeks=n), lo - timedelta(weeks=n - 1)) if n > 0 else (
                 hi + timedelta(weeks=-n - 1), hi + timedelta(weeks=-n))
-        if unit == "weekend":  # the weekend that ends before the span starts (after it ends)
+        if unit == "weekend":  # the weekend that ends by the span's start (starts from its end)
             if n > 0:
-                sat = weekday_before(lo - timedelta(days=1) + DAY, 5) if lo.weekday() != 6 else lo - DAY
-                sat -= timedelta(weeks=n - 1)
-                return sat, sat + timedelta(days=2)
-            sat = hi + timedelta(days=(5 - hi.weekday()) % 7) + timedelta(weeks=-n - 1)
+                sat = weekday_before(lo - DAY if lo.weekday() == 6 else lo, 5) - timedelta(weeks=n - 1)
+            else:
+                sat = hi + timedelta(days=(5 - hi.weekday()) % 7) + timedelta(weeks=-n - 1)
             return sat, sat + timedelta(days=2)
         if unit == "month":
             return month_span(lo.year, lo.month, -n) if n > 0 else month_span(hi.year, hi.month, -n - 1)
