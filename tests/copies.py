@@ -12,8 +12,12 @@ def assert_same_copy(a: ScopeCopy, b: ScopeCopy) -> None:
     assert a.ids == b.ids and a.version == b.version
     assert np.array_equal(a.families, b.families) and np.array_equal(a.episodes, b.episodes)
     assert np.array_equal(a.has_vector, b.has_vector) and a.vectors is None and b.vectors is None
-    for name in ("created", "stamps", "digests"):
+    for name in ("created", "stamps", "digests", "occurred"):
         assert np.array_equal(getattr(a, name), getattr(b, name)), name
+    assert (a.said is None) == (b.said is None)
+    if a.said is not None and b.said is not None:  # the intervals rows' texts name: the same, row by row
+        for name in ("row", "lo", "hi"):
+            assert np.array_equal(getattr(a.said, name), getattr(b.said, name)), f"said.{name}"
     x, y = a.bm25, b.bm25
     assert x.postings.keys() == y.postings.keys()
     for term, (docs, tfs) in x.postings.items():

@@ -29,6 +29,10 @@ Ranking, given the query's tokens and (optionally) its vector:
 - vector: cosine with the query (rows below the model's calibrated `min_cosine` are dropped), likewise plus
   `neighbour_weight_vec` × its neighbouring episodes' cosines;
 - each keeps its top `fetch`, best first; ties by position (oldest first).
+With a query's time (`rank`'s `when`: the intervals it names against its `now`, and whether it asks when), each
+row's lexical score is multiplied before the cut by service/search/temporal's rule, from the row's occurred_at and
+the intervals its own text names (the row's stored `said`, else its text resolved against its occurred_at when the
+copy is built); without one, nothing changes.
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ from neo4j import AsyncManagedTransaction
 
 from graph import recall as recall_repo
 from graph.driver import Graph
-from service.search import lexical
+from service.search import lexical, temporal
 
 T = TypeVar("T")
 MAX_SCOPES = 256  # copies kept (least recently used dropped first)
@@ -68,6 +72,7 @@ class IndexParams:
     neighbour_weight_vec: float = 0.0
     min_cosine: float = 0.2
     neighbour_weight_2: float = 0.0  # the episodes two away (lexical ranking only)
+    time: temporal.TimeRule = temporal.DEFAULT_RULE  # how a query's time moves lexical scores (rank's `when`)
 
 
 @dataclass(slots=True)
@@ -85,8 +90,12 @@ class ScopeCopy:
     # For extending the copy (`extended`); None when a row has no created_at (it would not sort as an integer):
     created: np.ndarray | None        # (n,) int64 created_at, ns since the epoch: with `ids`, the copy's order
     stamps: np.ndarray | None         # (n,) int64 updated_at, ns (-1 where none)
-    digests: np.ndarray | None        # (n,) int64 hash of what is indexed of the row: family, kind, text
+    digests: np.ndarray | None        # (n,) int64 hash of what is indexed of the row: family, kind, text, said
     analysis: lexical.Analysis = lexical.DEFAULT_ANALYSIS  # how its texts and the queries it ranks are tokenized
+    # When each row happened (its occurred_at, else its created_at; ns) and the intervals its own text names, resolved
+    # against that (service/search/temporal): what a query's time ranks by. None where a row has neither time.
+    occurred: np.ndarray | None = None
+    said: temporal.RowTimes | None = None
     measured: int = field(default=-1, compare=False)  # footprint(), once computed
 
     def footprint(self) -> int:
@@ -95,8 +104,9 @@ class ScopeCopy:
         (tests/unit/test_scope_copy_bytes.py). Computed once; the cache calls it off the event loop."""
         if self.measured < 0:
             arrays = [self.families, self.has_vector, self.episodes, self.created, self.stamps, self.digests,
-                      self.vectors, self.bm25.lengths, self.bm25.norm]
+                      self.vectors, self.bm25.lengths, self.bm25.norm, self.occurred]
             n = sum(a.nbytes + _ARRAY for a in arrays if a is not None)
+            n += self.said.nbytes + 3 * _ARRAY if self.said is not None else 0
             n += sys.getsizeof(self.ids) + sum(map(sys.getsizeof, self.ids))
             postings = self.bm25.postings
             n += sys.getsizeof(postings) + sum(sys.getsizeof(t) + 56 + 2 * _ARRAY + d.nbytes + f.nbytes
@@ -123,8 +133,10 @@ class ScopeCopy:
             matrix /= np.where(norms == 0, 1.0, norms)
         episodes = [i for i, r in enumerate(rows) if _episodic(r)]
         created, stamps, digests = _order_columns(rows, texts)
+        occurred = _occurred_column(rows)
+        said = temporal.row_times(texts, occurred, stored=_stored(rows)) if occurred is not None else None
         return cls(version, model, ids, np.array([str(r.get("family")) for r in rows]), bm25, matrix, has,
-                   np.array(episodes, dtype=np.int64), {}, created, stamps, digests, analysis)
+                   np.array(episodes, dtype=np.int64), {}, created, stamps, digests, analysis, occurred, said)
 
     def extended(self, version: tuple[Any, ...], rows: Sequence[dict[str, Any]],
                  gone: Sequence[str] = ()) -> ScopeCopy | None:
@@ -133,16 +145,17 @@ class ScopeCopy:
         first): equal to `build` over the whole scope, or None where the delta is more than deletions, new rows
         after the last one and rows this copy holds (whose text may have changed: an update; not their family or
         whether they are episodes) — the caller then reloads. A new copy: callers still ranking on this one keep
-        it as it is."""
+        it as it is. A held row's new text or occurred_at is resolved again for the time columns."""
         if self.created is None or self.stamps is None or self.digests is None or self.vectors is not None:
             return None
         if gone:
             return self._without(gone).extended(version, rows)
         last = (int(self.created[-1]), self.ids[-1]) if self.ids else None
-        stamps, digests = self.stamps, self.digests
+        stamps, digests, occurred = self.stamps, self.digests, self.occurred
         fresh: list[dict[str, Any]] = []
         fresh_texts: list[str] = []
         changed: dict[int, list[str]] = {}
+        retimed: dict[int, dict[str, Any]] = {}  # held rows whose text or occurred_at moved: their times again
         for r in rows:
             if r.get("created") is None or r.get("embedding") is not None:
                 return None
@@ -163,24 +176,42 @@ class ScopeCopy:
                 changed[p] = lexical.tokens(text, self.analysis)
                 digests = digests.copy() if digests is self.digests else digests
                 digests[p] = digest
+                retimed[p] = r
+            if occurred is not None and _occurred(r) != int(occurred[p]):
+                occurred = occurred.copy() if occurred is self.occurred else occurred
+                occurred[p] = _occurred(r)
+                retimed[p] = r
             stamp = _stamp(r.get("updated"))
             if stamp != int(stamps[p]):
                 stamps = stamps.copy() if stamps is self.stamps else stamps
                 stamps[p] = stamp
         bm25 = self.bm25.replaced(changed) if changed else self.bm25
+        said = self.said
+        if retimed and occurred is not None and said is not None:
+            at = sorted(retimed)
+            again = [retimed[p] for p in at]
+            said = said.replaced(at, temporal.row_times([_text(r) for r in again], occurred[at], rows=at,
+                                                        stored=_stored(again)))
         if not fresh:
             return ScopeCopy(version, self.model, self.ids, self.families, bm25, None, self.has_vector,
-                             self.episodes, self.masks, self.created, stamps, digests, self.analysis)
+                             self.episodes, self.masks, self.created, stamps, digests, self.analysis, occurred, said)
         n0 = len(self.ids)
         created, new_stamps, new_digests = _order_columns(fresh, fresh_texts)
         assert created is not None and new_stamps is not None and new_digests is not None  # all have created
         episodes = np.array([n0 + i for i, r in enumerate(fresh) if _episodic(r)], dtype=np.int64)
+        new_occurred = _occurred_column(fresh)
+        if occurred is not None and said is not None and new_occurred is not None:
+            said = said.appended(temporal.row_times(fresh_texts, new_occurred, stored=_stored(fresh)), n0)
+            occurred = np.concatenate((occurred, new_occurred))
+        else:
+            occurred = said = None
         return ScopeCopy(version, self.model, self.ids + [str(r["id"]) for r in fresh],
                          np.concatenate((self.families, np.array([str(r.get("family")) for r in fresh]))),
                          bm25.extended([lexical.tokens(t, self.analysis) for t in fresh_texts]), None,
                          np.concatenate((self.has_vector, np.zeros(len(fresh), dtype=bool))),
                          np.concatenate((self.episodes, episodes)), {}, np.concatenate((self.created, created)),
-                         np.concatenate((stamps, new_stamps)), np.concatenate((digests, new_digests)), self.analysis)
+                         np.concatenate((stamps, new_stamps)), np.concatenate((digests, new_digests)), self.analysis,
+                         occurred, said)
 
     def _without(self, gone: Sequence[str]) -> ScopeCopy:
         """This copy without the rows of these ids (ids it does not hold are passed over), later rows moved up."""
@@ -194,7 +225,8 @@ class ScopeCopy:
                          np.delete(self.families, at), self.bm25.removed(at), None,
                          np.delete(self.has_vector, at), ep - np.searchsorted(at, ep), {},
                          np.delete(self.created, at), np.delete(self.stamps, at), np.delete(self.digests, at),
-                         self.analysis)
+                         self.analysis, None if self.occurred is None else np.delete(self.occurred, at),
+                         None if self.said is None else self.said.removed(at))
 
     def held(self, rows: Sequence[dict[str, Any]]) -> np.ndarray:
         """For each row (its id, created and updated), whether this copy holds it with that write stamp, so as it is:
@@ -278,15 +310,21 @@ class ScopeCopy:
         order = np.lexsort((cand, -scores[cand]))  # score desc, then position
         return [int(i) for i in cand[order[:fetch]]]
 
-    def lexical_scores(self, query: str, params: IndexParams) -> np.ndarray:
-        """Every row's lexical score (BM25 plus its neighbouring episodes'), in copy order (`ids`)."""
+    def lexical_scores(self, query: str, params: IndexParams,
+                       when: temporal.QueryTime | None = None) -> np.ndarray:
+        """Every row's lexical score (BM25 plus its neighbouring episodes'), in copy order (`ids`); with the query's
+        time (`when`), multiplied by params.time's rule (service/search/temporal.time_weights)."""
         bm = self.bm25.scores(lexical.tokens(query, self.analysis))
-        return self._smooth(bm, params.neighbour_weight, np.ones(len(bm), dtype=bool), params.neighbour_weight_2)
+        scores = self._smooth(bm, params.neighbour_weight, np.ones(len(bm), dtype=bool), params.neighbour_weight_2)
+        if when is None or self.occurred is None:
+            return scores
+        w = temporal.time_weights(when, self.occurred, self.said, params.time)
+        return scores if w is None else scores * w
 
     def rank(self, query: str, qvec: Sequence[float] | None, families: Sequence[str], fetch: int,
-             params: IndexParams) -> tuple[list[str], list[str]]:
+             params: IndexParams, when: temporal.QueryTime | None = None) -> tuple[list[str], list[str]]:
         fam = self.family_mask(families)
-        bm = self.lexical_scores(query, params)
+        bm = self.lexical_scores(query, params, when)
         ft = self._top(bm, fam & (bm > 0), fetch)
         vec: list[int] = []
         if qvec is not None and self.vectors is not None:
@@ -313,13 +351,32 @@ def _episodic(r: dict[str, Any]) -> bool:
 
 
 def _digest(r: dict[str, Any], text: str) -> int:
-    """A row's indexed content as one int64 (a process-local hash: copies live in one process)."""
-    return hash((str(r.get("family")), r.get("kind"), text))
+    """A row's indexed content as one int64 (a process-local hash: copies live in one process): family, kind, text
+    and the times stored for its text (a `said` backfilled without a new text is an update too)."""
+    said = r.get("said")
+    return hash((str(r.get("family")), r.get("kind"), text, None if said is None else tuple(said)))
 
 
 def _stamp(value: Any) -> int:
     """A time in epoch nanoseconds as an int, -1 for none (a row deleted while it was read)."""
     return -1 if value is None else int(value)
+
+
+def _occurred(r: dict[str, Any]) -> int:
+    """When a row happened, ns since the epoch: its occurred_at, else its created_at (-1 for neither)."""
+    return _stamp(r.get("occurred") if r.get("occurred") is not None else r.get("created"))
+
+
+def _stored(rows: Sequence[dict[str, Any]]) -> list[Any]:
+    """Each row's `said` as it was stored when it was saved (temporal.said_of), or None: resolved here."""
+    return [r.get("said") for r in rows]
+
+
+def _occurred_column(rows: Sequence[dict[str, Any]]) -> np.ndarray | None:
+    """The rows' occurred_at column (`_occurred`); None when a row has neither time."""
+    if any(r.get("occurred") is None and r.get("created") is None for r in rows):
+        return None
+    return np.array([_occurred(r) for r in rows], dtype=np.int64)
 
 
 def _order_columns(rows: Sequence[dict[str, Any]],
@@ -442,11 +499,11 @@ def index_params(model: Any, params: Any) -> IndexParams:
 
 async def rank(indexes: ScopeIndexes, on: Graph | AsyncManagedTransaction, scope_id: str, *, query: str,
                qvec: list[float] | None, model: Any, families: Sequence[str], fetch: int,
-               params: Any) -> tuple[list[str], list[str] | None]:
+               params: Any, when: temporal.QueryTime | None = None) -> tuple[list[str], list[str] | None]:
     """The scope index's two rankings for one search (ids, best first); vec is None without a query vector.
     `model` is the embedder (or None), `params` a service.search.ranking.RankingParams; `on` as for
-    ScopeIndexes.copy."""
+    ScopeIndexes.copy; `when` the query's time (temporal.query_time(query, now)), None for none."""
     name = model.name if model is not None else None
     copy = await indexes.copy(on, scope_id, name)
-    ft, vec = copy.rank(query, qvec, families, fetch, index_params(model, params))
+    ft, vec = copy.rank(query, qvec, families, fetch, index_params(model, params), when)
     return ft, (vec if qvec is not None else None)
