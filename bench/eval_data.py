@@ -16,6 +16,7 @@ import json
 import os
 import re
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,6 +44,16 @@ class Conversation:
     id: str
     turns: list[Turn]
     questions: list[Question]
+
+
+def session_time(text: str) -> datetime:
+    """A session's date, "1:56 pm on 8 May, 2023", as a time (read as UTC: the data names no timezone)."""
+    return datetime.strptime(text.replace(" on ", " "), "%I:%M %p %d %B, %Y").replace(tzinfo=UTC)
+
+
+def asked_at(conv: Conversation) -> datetime:
+    """When a conversation's questions are asked: the data dates none; they come after its last session."""
+    return max(session_time(t.date_time) for t in conv.turns)
 
 
 def data_path() -> Path:

@@ -54,6 +54,7 @@ from service.usecases import artifacts as use
 from service.usecases.drafts import draft_of
 from service.usecases.runtime import Runtime
 from service.usecases.scopes import create_scope
+from service.usecases.timeview import CURRENT, TimeView
 
 ACTOR = "eval"
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,6 +78,9 @@ class Config:
     params: ranking.RankingParams
     analysis: lexical.Analysis = lexical.Analysis()
     noisy: bool = False  # measured again in the noisy store
+    # Dates as fields: each turn saved with occurred_at = its session's date, each question asked with now = the
+    # conversation's last session date (docs/time.md; service/search/temporal ranks by them).
+    dated: bool = False
 
 
 def configs(default_embedder: str | None) -> dict[str, Config]:
@@ -95,6 +99,8 @@ def configs(default_embedder: str | None) -> dict[str, Config]:
         Config("e5 + lexical default, RRF 1:1", "e5-small", d),
         Config("e5 + lexical default, vector neighbours 0.2, RRF 1:0.5", "e5-small",
                replace(d, neighbour_weight_vec=0.2, w_vec=0.5)),
+        Config("DATES AS FIELDS: occurred_at = the session's date, now = the questions' (COGNITION_EMBEDDER=none)",
+               None, d, noisy=True, dated=True),
     ]
     if default_embedder is not None:
         out.append(Config(f"DEFAULT (COGNITION_EMBEDDER unset = {default_embedder})", default_embedder, d,
@@ -154,7 +160,7 @@ class Ingested:
 
 
 async def ingest(graph: Graph, convs: Sequence[eval_data.Conversation], embedder: Embedder | None,
-                 tag: str) -> Ingested:
+                 tag: str, dated: bool = False) -> Ingested:
     scopes, dia_of, n = {}, {}, 0
     t0 = time.perf_counter()
     rt = Runtime(graph, embedder=embedder)
@@ -163,7 +169,8 @@ async def ingest(graph: Graph, convs: Sequence[eval_data.Conversation], embedder
         scopes[conv.id] = str(scope["id"])
         for start in range(0, len(conv.turns), 1000):  # batch saves (MAX_BATCH 1000), turns in order
             turns = conv.turns[start:start + 1000]
-            drafts = [draft_of(MemoryCreate(kind="episodic", tier="agent", content=t.text))  # type: ignore[arg-type]
+            drafts = [draft_of(MemoryCreate(kind="episodic", tier="agent", content=t.text,  # type: ignore[arg-type]
+                                            occurred_at=eval_data.session_time(t.date_time) if dated else None))
                       for t in turns]
             saved = await use.save(rt, scopes[conv.id], drafts, actor=ACTOR)
             for art, turn in zip(saved.items, turns, strict=True):
@@ -181,10 +188,11 @@ async def evaluate(graph: Graph, convs: Sequence[eval_data.Conversation], data: 
         # The first search of a scope loads its copy: not what a steady-state search costs.
         await use.search_ranked(rt, scope_id, [Family.memory], query="hello", limit=10, recall=False,
                                 params=cfg.params)
+        view = TimeView(now=eval_data.asked_at(conv)) if cfg.dated else CURRENT
         for q in conv.questions:
             t0 = time.perf_counter_ns()
             hits = await use.search_ranked(rt, scope_id, [Family.memory], query=q.text, limit=10, recall=False,
-                                           params=cfg.params)
+                                           params=cfg.params, view=view)
             score.latency_ns.append(time.perf_counter_ns() - t0)
             score.add(q.category, [data.dia_of.get(h.artifact["id"], "?") for h in hits], q.evidence)
     return score.summary()
@@ -254,16 +262,19 @@ async def run(cfg_neo4j: Neo4jConfig, args: argparse.Namespace) -> dict[str, Any
         embedders: dict[str | None, Embedder | None] = {None: None}
         for key in sorted({c.embedder for c in chosen if c.embedder}):
             embedders[key] = CachedEmbedder(make_embedder(key))  # type: ignore[arg-type]
-        ingested: dict[str | None, Ingested] = {}
+        ingested: dict[tuple[str | None, bool], Ingested] = {}
         for key, emb in embedders.items():
-            say(f"ingesting {report['turns']} turns with embedder {key or 'none'}")
-            ingested[key] = await ingest(graph, convs, emb, key or "none")
-            report["ingest"][key or "none"] = round(ingested[key].turns_per_s, 1)
+            for dated in sorted({c.dated for c in chosen if c.embedder == key}):
+                label = (key or "none") + ("-dated" if dated else "")
+                say(f"ingesting {report['turns']} turns with embedder {key or 'none'}{', dated' if dated else ''}")
+                ingested[(key, dated)] = await ingest(graph, convs, emb, label, dated)
+                report["ingest"][label] = round(ingested[(key, dated)].turns_per_s, 1)
             if isinstance(emb, CachedEmbedder):
                 emb.save()
         for c in chosen:
             say(f"searching: {c.name}")
-            report["configs"][c.name] = await evaluate(graph, convs, ingested[c.embedder], embedders[c.embedder], c)
+            report["configs"][c.name] = await evaluate(graph, convs, ingested[(c.embedder, c.dated)],
+                                                       embedders[c.embedder], c)
         report["chinese"] = {}
         for key, emb in embedders.items():
             report["chinese"].update(await chinese_check(graph, emb, [c for c in chosen if c.embedder == key]))
@@ -273,7 +284,7 @@ async def run(cfg_neo4j: Neo4jConfig, args: argparse.Namespace) -> dict[str, Any
             for c in chosen:
                 if c.noisy:
                     say(f"searching in the noisy store: {c.name}")
-                    report["noisy"][c.name] = await evaluate(graph, convs, ingested[c.embedder],
+                    report["noisy"][c.name] = await evaluate(graph, convs, ingested[(c.embedder, c.dated)],
                                                              embedders[c.embedder], c)
         for emb in embedders.values():
             if isinstance(emb, CachedEmbedder):

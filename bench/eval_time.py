@@ -30,7 +30,7 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from itertools import product
 from typing import Any
 
@@ -48,11 +48,6 @@ KNOWN = {"hit@10": 0.795, "hit@5": 0.671, "multi-hop hit@10": 0.697, "temporal h
 _CREATED0 = 1_700_000_000_000_000_000
 
 
-def session_time(text: str) -> datetime:
-    """LoCoMo's "1:56 pm on 8 May, 2023" (read as UTC: the data names no timezone)."""
-    return datetime.strptime(text.replace(" on ", " "), "%I:%M %p %d %B, %Y").replace(tzinfo=UTC)
-
-
 @dataclass(slots=True)
 class Scope:
     conv: eval_data.Conversation
@@ -65,9 +60,9 @@ def scopes(convs: Sequence[eval_data.Conversation], dated_text: bool = False) ->
     for conv in convs:
         rows = [{"id": t.dia_id, "family": "memory", "kind": "episodic",
                  "content": f"{t.date_time}\n{t.text}" if dated_text else t.text,
-                 "created": _CREATED0 + 1000 * i, "occurred": temporal.ns(session_time(t.date_time))}
+                 "created": _CREATED0 + 1000 * i, "occurred": temporal.ns(eval_data.session_time(t.date_time))}
                 for i, t in enumerate(conv.turns)]
-        out.append(Scope(conv, ScopeCopy.build((), None, rows), max(session_time(t.date_time) for t in conv.turns)))
+        out.append(Scope(conv, ScopeCopy.build((), None, rows), eval_data.asked_at(conv)))
     return out
 
 
@@ -152,7 +147,7 @@ def cost(n: int) -> dict[str, float]:
     rnd = random.Random(1)
     pick = [rnd.choice(turns) for _ in range(n)]
     rows = [{"id": f"r{i}", "family": "memory", "kind": "episodic", "content": t.text,
-             "created": _CREATED0 + 1000 * i, "occurred": temporal.ns(session_time(t.date_time))}
+             "created": _CREATED0 + 1000 * i, "occurred": temporal.ns(eval_data.session_time(t.date_time))}
             for i, t in enumerate(pick)]
     t0 = time.perf_counter()
     stored = [dict(r, said=temporal.said_of(str(r["content"]), int(r["occurred"]))) for r in rows]

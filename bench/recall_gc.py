@@ -27,7 +27,7 @@ from bench.common import ACTOR, Context, Row, TextGen, interleaved, latency_rows
 from bench.search import RAW_SEARCH
 from digest.gc import GCConfig, run_gc
 from graph.model import Family
-from service.search import embedding, scope_index
+from service.search import embedding, scope_index, temporal
 from service.search.ranking import lucene_query
 from service.usecases import context as ctx_use
 from service.usecases.artifacts import new_id, save, search
@@ -72,6 +72,8 @@ async def fill_raw(ctx: Context, scope_id: str, n: int, corpus: TextGen, *, spre
                              recall_count=rnd.randrange(0, 20), trust=rnd.random())
             if bend is not None:
                 bend(props, i)
+            if "said" in props:  # what the save stores: the times this row's own text names
+                props["said"] = temporal.said_of(text, temporal.ns(props["occurred_at"]))
             rows.append(props)
         await ctx.raw_write("UNWIND $rows AS r CREATE (a:Artifact:Memory) SET a = r", rows=rows)
         if (start + len(rows)) % 50_000 == 0 or start + len(rows) == n:

@@ -22,9 +22,9 @@ from cognition.schemas.vocabulary import (
     Tier,
 )
 
-__all__ = ["ADVISORY", "EMBEDDING_PROPS", "GC_EXEMPT_KINDS", "KERNELS", "LABELS", "SERVICE_OWNED", "TEXT_TIMES",
-           "UNTRUSTED_SOURCES", "VALID_TIME", "Artifact", "EdgeType", "Family", "Kind", "Source", "Status", "Tier",
-           "artifact_row", "native", "native_props", "text_time"]
+__all__ = ["ADVISORY", "EMBEDDING_PROPS", "GC_EXEMPT_KINDS", "INDEX_PROPS", "KERNELS", "LABELS", "SERVICE_OWNED",
+           "TEXT_TIMES", "UNTRUSTED_SOURCES", "VALID_TIME", "Artifact", "EdgeType", "Family", "Kind", "Source",
+           "Status", "Tier", "artifact_row", "native", "native_props", "text_time"]
 
 LABELS: dict[Family, str] = {
     Family.agent_kernel: "AgentKernel",
@@ -41,6 +41,8 @@ VALID_TIME = frozenset({Family.memory, Family.knowledge})  # the families with v
 
 # Written by the embed step of the write pipeline; never part of the public record.
 EMBEDDING_PROPS = frozenset({"embedding", "embedding_model", "embedding_revision", "embedded_at"})
+# What the search keeps of a record beside it (the intervals its text names: service/search/temporal); not the record.
+INDEX_PROPS = frozenset({"said"})
 # Read back as text (cypher/fragments/artifact_row).
 TEXT_TIMES = ("created_at", "updated_at", "accessed_at", "occurred_at", "valid_from", "valid_until")
 
@@ -93,7 +95,8 @@ class Artifact(BaseModel):
     @classmethod
     def from_node(cls, props: dict[str, Any]) -> Artifact:
         # Vectors (service/search/embedding.py) stay in the graph: not part of the record.
-        data = _parse_text_times({k: native(v) for k, v in props.items() if k not in EMBEDDING_PROPS})
+        data = _parse_text_times({k: native(v) for k, v in props.items()
+                                  if k not in EMBEDDING_PROPS and k not in INDEX_PROPS})
         if isinstance(data.get("metadata"), str):
             data["metadata"] = json.loads(data["metadata"])
         return cls.model_validate(data)

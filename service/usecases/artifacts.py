@@ -19,7 +19,7 @@ from graph.errors import Conflict, Forbidden, Invalid, NotFound, PreconditionFai
 from graph.model import ADVISORY, KERNELS, LABELS, VALID_TIME, Artifact, EdgeType, Family
 from service.gates.pipeline import HOLD_REASON, LEARNED_RULE, Candidate, GateRefusal, screen
 from service.gates.provenance import resolve_source
-from service.search import embedding, ranking, scope_index
+from service.search import embedding, ranking, scope_index, temporal
 from service.search.ranking import lucene_query
 from service.usecases import recordtime
 from service.usecases.access import AGENT
@@ -76,6 +76,11 @@ def to_row(draft: Draft, *, scope_id: str, now: datetime, actor: str, role: str 
         # slightly fast caller clock must not hide a new fact for a few minutes).
         props["valid_from"] = draft.valid_from or min(occurred, now)
         props["valid_until"] = draft.valid_until
+    if draft.family in ADVISORY:
+        # The times its text names ("yesterday" in a text that happened on 8 May is 7 May), resolved once here
+        # rather than by every scope copy that loads it (service/search/temporal).
+        text = f"{draft.title}\n{draft.content}" if draft.title else draft.content
+        props["said"] = temporal.said_of(text, temporal.ns(occurred))
     if draft.title is not None:
         props["title"] = draft.title
     if draft.family is Family.memory:
@@ -295,7 +300,7 @@ async def search_answer(rt: Runtime, scope_id: str, families: Sequence[Family], 
                         occurred_after: datetime | None = None,
                         occurred_before: datetime | None = None) -> tuple[list[tuple[Artifact, float]], Resolved]:
     """`search`, and the view of time it answered in (what adapters show the caller)."""
-    at = view.resolved(rt.clock())
+    at, _ = view.resolved(rt.clock()).asked(query)
     if at.known_at is not None:  # the store as it was: a read of the past, never a recall
         found = await recordtime.search_at(rt, scope_id, families, query=query, kind=kind, tier=tier, tag=tag,
                                            include_archived=include_archived, limit=limit, params=params, at=at,
@@ -315,7 +320,7 @@ async def search_ranked(rt: Runtime, scope_id: str, families: Sequence[Family], 
                         occurred_before: datetime | None = None) -> list[ranking.RankedHit]:
     """`search` with each hit's ranks and retention (for tests and diagnostics), in the store as it is."""
     params = params or rt.ranking
-    at = view.resolved(rt.clock())
+    at, when = view.resolved(rt.clock()).asked(query)
     statuses = ["active", "archived"] if include_archived else ["active"]
     fams = [f.value for f in families if f in (Family.memory, Family.knowledge, Family.skill)]
     lucene = lucene_query(query, scope_id=scope_id, families=fams, statuses=statuses)
@@ -329,7 +334,7 @@ async def search_ranked(rt: Runtime, scope_id: str, families: Sequence[Family], 
     async def work(tx: Any) -> list[ranking.RankedHit]:
         # The scope index's version is read in this transaction, then the copy ranks, then the query runs.
         ft_ids, vec_ids = (await scope_index.rank(rt.indexes, tx, scope_id, query=query, qvec=qvec, model=model,
-                                                  families=fams, fetch=fetch, params=params)
+                                                  families=fams, fetch=fetch, params=params, when=when)
                            if params.scope_index else (None, None))
         hybrid = ranking.hybrid_params(lucene=lucene, qvec=qvec, model=model.name if model else None,
                                        scope_id=scope_id, families=fams, statuses=statuses, fetch=fetch,

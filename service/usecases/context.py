@@ -55,7 +55,7 @@ from graph import recall
 from graph.driver import Graph
 from graph.errors import Invalid, NotFound
 from graph.model import Artifact, Family, Status
-from service.search import embedding, ranking, scope_index
+from service.search import embedding, ranking, scope_index, temporal
 from service.search.ranking import lucene_query
 from service.usecases.runtime import Runtime
 from service.usecases.timeview import CURRENT, Resolved, TimeView, valid_at
@@ -108,7 +108,7 @@ async def assemble(rt: Runtime, scope_id: str, *, surface: str, query: str | Non
     hold what was valid then; with `view.known_at` they are assembled from the store as it was then
     (service/usecases/recordtime.py: a read of the past, never a recall)."""
     arms = list(SURFACES.get(surface, ()))
-    at = view.resolved(rt.clock())
+    at, _ = view.resolved(rt.clock()).asked(query if "relevant_memories" in arms else None)
     if at.known_at is not None:
         from service.usecases import recordtime  # late: it builds on this module's arms
 
@@ -118,7 +118,7 @@ async def assemble(rt: Runtime, scope_id: str, *, surface: str, query: str | Non
     async def work(tx: Any) -> Any:
         # The parameters (the scope index's version and ranking included) are made in this transaction.
         return await assemble_tx(tx, **await query_params(rt, scope_id, surface=surface, query=query, limits=limits,
-                                                          params=params, on=tx, as_of=at.as_of))
+                                                          params=params, on=tx, as_of=at.as_of, now=at.now))
 
     rec = await rt.graph.write(work)
     if rec is None or not rec["found"]:
@@ -130,7 +130,7 @@ async def assemble(rt: Runtime, scope_id: str, *, surface: str, query: str | Non
 async def query_params(rt: Runtime, scope_id: str, *, surface: str, query: str | None = None,
                        limits: Mapping[str, int] | None = None, params: ranking.RankingParams | None = None,
                        on: Graph | AsyncManagedTransaction | None = None,
-                       as_of: datetime | None = None) -> dict[str, Any]:
+                       as_of: datetime | None = None, now: datetime | None = None) -> dict[str, Any]:
     """The parameters of context/assemble.cypher for one call (checked; the query embedded when the runtime has an
     embedder). With `on` (the call's transaction, or a Graph) the relevant memories are ranked by the scope index;
     without it by Lucene (the oracle test, the bench's raw arms). Its oracle, context/assemble_reference.cypher,
@@ -153,9 +153,10 @@ async def query_params(rt: Runtime, scope_id: str, *, surface: str, query: str |
     qvec = await embedding.embed_query(model, text) if wants_query and model is not None else None
     limit = merged["relevant_memories"]
     # The same rankings as explicit search (service.usecases.artifacts.search_ranked).
+    when = temporal.query_time(text, now or rt.clock()) if wants_query else None
     ft_ids, vec_ids = (await scope_index.rank(rt.indexes, on, scope_id, query=text, qvec=qvec, model=model,
                                               families=[Family.memory.value], fetch=params.fetch(limit),
-                                              params=params)
+                                              params=params, when=when if when is not None and when.active else None)
                        if on is not None and wants_query and params.scope_index else (None, None))
     hybrid = ranking.hybrid_params(lucene=lucene, qvec=qvec, model=model.name if model else None,
                                    scope_id=scope_id, families=[Family.memory.value],

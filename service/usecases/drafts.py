@@ -73,6 +73,8 @@ class Change:
             out["content_hash"] = sha256(out["content"])
         if out.keys() & {"content", "title", "name", "when_to_use", "steps"}:
             out["approved_by"] = out["approved_at"] = None
+        if out.keys() & {"content", "title", "name", "when_to_use", "steps", "occurred_at"}:
+            out["said"] = None  # the times its text names, resolved again by the search (service/search/temporal)
         return out
 
 

@@ -19,7 +19,7 @@ from graph import artifacts as repo
 from graph.errors import Invalid, NotFound
 from graph.model import Artifact, Family, Kind, native_props
 from service.gates.provenance import eager_trusted_ok
-from service.search import ranking, scope_index
+from service.search import ranking, scope_index, temporal
 from service.usecases import context as ctx
 from service.usecases.runtime import Runtime
 from service.usecases.timeview import Resolved, valid_at
@@ -86,7 +86,8 @@ async def list_at(rt: Runtime, scope_id: str, family: Family, f: Any, *, after: 
 
 def _copy_rows(arts: Sequence[Artifact]) -> list[dict[str, Any]]:
     return [{"id": a.id, "family": a.family.value, "kind": a.kind.value if a.kind else None, "title": a.title,
-             "content": a.content, "created": _ns(a.created_at), "updated": _ns(a.updated_at)} for a in arts]
+             "content": a.content, "created": _ns(a.created_at), "updated": _ns(a.updated_at),
+             "occurred": _ns(a.occurred_at or a.created_at)} for a in arts]
 
 
 def _retention(a: Artifact, now: datetime, params: ranking.RankingParams) -> float:
@@ -95,13 +96,14 @@ def _retention(a: Artifact, now: datetime, params: ranking.RankingParams) -> flo
 
 
 def _ranked(rt: Runtime, pool: Sequence[Artifact], candidates: Sequence[Artifact], query: str, families: list[str],
-            fetch: int, params: ranking.RankingParams, now: datetime) -> list[tuple[Artifact, float]]:
+            fetch: int, params: ranking.RankingParams, now: datetime,
+            when: temporal.QueryTime | None = None) -> list[tuple[Artifact, float]]:
     """`candidates` (a subset of `pool`) ranked for `query` as the live search ranks them: BM25 with the statistics
     of `pool` (the searchable rows of the scope as it was, in any status) and neighbouring episodes, the top `fetch`
     of `families`, of which the candidates, fused by reciprocal rank with the retention boost
     (service/search/ranking.fuse)."""
     copy = scope_index.ScopeCopy.build(("known_at",), None, _copy_rows(pool), rt.indexes.analysis)
-    ft, _ = copy.rank(query, None, families, fetch, scope_index.index_params(None, params))
+    ft, _ = copy.rank(query, None, families, fetch, scope_index.index_params(None, params), when)
     keep = {a.id: a for a in candidates}
     ft = [x for x in ft if x in keep]
     retention = {x: _retention(keep[x], now, params) for x in ft}
@@ -132,8 +134,9 @@ async def search_at(rt: Runtime, scope_id: str, families: Sequence[Family], *, q
 
     filtered = (kind is not None or tier is not None or tag is not None or low is not None or high is not None
                 or at.explicit_now or at.as_of != at.clock)
+    _, when = at.asked(query)
     found = _ranked(rt, pool, [a for a in pool if hit(a)], query, [f.value for f in fams],
-                    params.fetch(limit, filtered=filtered), params, at.now)
+                    params.fetch(limit, filtered=filtered), params, at.now, when)
     return found[:limit]
 
 
@@ -223,8 +226,9 @@ async def context_at(rt: Runtime, scope_id: str, *, surface: str, query: str | N
             else:
                 pool = [a for a in rows if a.family in _SEARCHABLE]
                 eligible = [a for a in rows if a.family is Family.memory and ok(a)]
+                _, when = at.asked(text)
                 got = [a for a, _ in _ranked(rt, pool, eligible, text, [Family.memory.value],
-                                             params.fetch(n), params, now)]
+                                             params.fetch(n), params, now, when)]
         elif arm == "knowledge":
             got = retained([a for a in rows if a.family is Family.knowledge and ok(a)])
         elif arm == "skills":

@@ -12,11 +12,12 @@ question's own date: relative phrases of a query resolve against it, and it is t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from graph.errors import Invalid
+from service.search import temporal
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +53,16 @@ class Resolved:
     clock: datetime
     explicit_now: bool = False
     spans: tuple[tuple[str, datetime, datetime], ...] = ()  # the query's time phrases and what they named
+
+    def asked(self, query: str | None) -> tuple[Resolved, temporal.QueryTime | None]:
+        """This view with the time phrases of `query` resolved against `now` (what the answer echoes), and the query's
+        time for ranking (service/search/temporal) — None when the query says nothing about time."""
+        if not query:
+            return self, None
+        when = temporal.query_time(query, self.now)
+        if not when.active:
+            return self, None
+        return replace(self, spans=tuple((r.text, r.start, r.end) for r in when.refs)), when
 
     def wire(self) -> dict[str, Any]:
         """The view as an answer states it (cognition.schemas.records.TimeView)."""

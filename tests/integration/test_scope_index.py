@@ -403,7 +403,8 @@ def test_the_rows_read_as_columns_are_the_rows_read_one_by_one(scope: dict[str, 
     one_by_one = ("MATCH (a:Artifact) WHERE a.scope_id = $scope_id AND a.family IN ['memory', 'knowledge', 'skill'] "
                   "RETURN a.id AS id, a.family AS family, a.kind AS kind, a.title AS title, a.content AS content, "
                   "null AS embedding, a.created_at.epochSeconds * 1000000000 + a.created_at.nanosecond AS created, "
-                  "a.updated_at.epochSeconds * 1000000000 + a.updated_at.nanosecond AS updated "
+                  "a.updated_at.epochSeconds * 1000000000 + a.updated_at.nanosecond AS updated, "
+                  "a.occurred_at.epochSeconds * 1000000000 + a.occurred_at.nanosecond AS occurred, a.said AS said "
                   "ORDER BY a.created_at, a.id")
 
     async def both(graph: Graph) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

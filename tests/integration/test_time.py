@@ -320,3 +320,24 @@ def test_the_browser_slide_and_the_graph_export_show_both_clocks(client: TestCli
     assert nodes[tea["id"]]["valid_until"].startswith("2024-02-01") and nodes[coffee["id"]]["occurred_at"]
     assert any(e["source"] == coffee["id"] and e["target"] == tea["id"] and e.get("type") == "SUPERSEDES"
                for e in graph["edges"]), graph["edges"]
+
+
+# ---- time in queries ---------------------------------------------------------------------------------------------
+
+def test_a_querys_time_resolves_against_now_and_ranks_what_happened_then(client: TestClient,
+                                                                          scope: dict[str, Any]) -> None:
+    now = datetime(2023, 6, 21, 12, tzinfo=UTC)  # a Wednesday: last week is 12-18 June
+    then = save(client, scope, "we went camping by the lake", kind="episodic", occurred_at="2023-06-14T10:00:00Z")
+    march = save(client, scope, "we went camping by the lake", kind="episodic", occurred_at="2023-03-08T10:00:00Z")
+    got = search(client, scope, "camping last week", now=iso(now))
+    assert ids(got["items"])[0] == then["id"]
+    (span,) = got["view"]["resolved"]
+    assert span["text"] == "last week" and at(span["start"]) == datetime(2023, 6, 12, tzinfo=UTC)
+    assert at(span["end"]) == datetime(2023, 6, 19, tzinfo=UTC) and at(got["view"]["now"]) == now
+    assert ids(search(client, scope, "camping in March", now=iso(now))["items"])[0] == march["id"]
+    assert ids(search(client, scope, "三月 camping", now=iso(now))["items"])[0] == march["id"]
+    # the context call ranks its relevant memories the same way; as_of defaults to the question's now
+    arms = context(client, scope, "lazy", query="camping last week", now=iso(now))
+    assert ids(arms["arms"]["relevant_memories"])[0] == then["id"] and at(arms["view"]["as_of"]) == now
+    # without a time in the query, nothing is resolved
+    assert search(client, scope, "camping", now=iso(now))["view"]["resolved"] == []
