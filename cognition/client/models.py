@@ -46,6 +46,8 @@ from cognition.schemas.scopes import (
     KeyPublic,
     ScopeCreate,
     ScopeDeleted,
+    ScopeListed,
+    ScopePage,
     ScopePublic,
     WhoAmI,
 )
@@ -55,7 +57,7 @@ __all__ = [
     "EdgeCreate", "EdgePublic", "GCRunCreate", "History", "HistoryItem", "Items", "KernelPublic", "KernelUpdate",
     "KeyCreate", "KeyCreated", "KeyList", "KeyPublic", "KnowledgeCreate", "KnowledgePublic", "KnowledgeUpdate",
     "MemoryBatch", "MemoryCreate", "MemoryPublic", "MemoryUpdate", "Page", "PassOutcome", "PassPublic", "ScopeCreate",
-    "ScopeDeleted", "ScopePublic", "SearchHit", "SearchHitKnowledge", "SearchHitMemory", "SearchHitSkill",
-    "SearchRequest", "SearchResults", "SkillCreate", "SkillPublic", "SkillUpdate", "WhoAmI", "WorkingStateCreate",
-    "WorkingStatePublic", "WorkingStateUpdate", "WritePolicy",
+    "ScopeDeleted", "ScopeListed", "ScopePage", "ScopePublic", "SearchHit", "SearchHitKnowledge", "SearchHitMemory",
+    "SearchHitSkill", "SearchRequest", "SearchResults", "SkillCreate", "SkillPublic", "SkillUpdate", "WhoAmI",
+    "WorkingStateCreate", "WorkingStatePublic", "WorkingStateUpdate", "WritePolicy",
 ]

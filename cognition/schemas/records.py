@@ -184,6 +184,8 @@ class _PublicBase(BaseModel):
     approved_at: datetime | None = None
     hold_reason: str | None = None
     hold_score: float | None = None
+    # A caller's key, unique in the scope (`PUT …/memories-by-key?key=`: a put with the key makes a new revision).
+    key: str | None = None
 
 
 class MemoryPublic(_PublicBase):

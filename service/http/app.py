@@ -27,6 +27,7 @@ from service.http.routes import (
     gc,
     graph_export,
     health,
+    keyed,
     keys,
     portability,
     scopes,
@@ -133,6 +134,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     document_access(app)
     for router in HOT_FIRST:
         app.include_router(router)
+    app.include_router(keyed.router)
     for router in keys.ROUTERS:
         app.include_router(router)
     app.include_router(health.router)
