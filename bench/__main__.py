@@ -23,6 +23,7 @@ from bench import (
     agents,
     cold_copy,
     digest_pass,
+    rate_limits,
     recall_gc,
     report,
     save_batch,
@@ -52,6 +53,7 @@ BENCHES: dict[str, Callable[[Context], Awaitable[list[Row]]]] = {
     agents.NAME: agents.run,
     startup.NAME: startup.run,
     cold_copy.NAME: cold_copy.run,
+    rate_limits.NAME: rate_limits.run,
 }
 
 

@@ -35,7 +35,7 @@ from service.http.routes import (
 from service.mcp.endpoint import PATH as MCP_PATH
 from service.mcp.endpoint import McpEndpoint
 from service.settings import Settings
-from service.usecases import warmup
+from service.usecases import limits, warmup
 from service.usecases.keys import ensure_first_key
 from service.usecases.runtime import Runtime, neo4j_config
 
@@ -104,7 +104,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 print(f"[cognition] first operator key (holds every namespace; shown once, store it now):\n"
                       f"    {first}", file=sys.stderr, flush=True)
             laps("keys")
-            async with mcp.serving(rt):
+            async with mcp.serving(rt), limits.heartbeat(graph, rt.limiter, every_s=settings.rate_heartbeat_s):
                 settle_heap()
                 laps("heap")
                 print(f"[cognition] started in {laps.total():.2f} s: {laps}", file=sys.stderr, flush=True)

@@ -143,9 +143,11 @@ def build_server(binding: Binding, principal_of: PrincipalOf, *, name: str = "co
         try:
             rt = binding.ready()
             principal = await principal_of(ctx, rt.auth)
+            namespace = None
             if scope_id is not None:
-                await require_visible(rt.auth, principal, "scope_id", scope_id)
+                namespace = await require_visible(rt.auth, principal, "scope_id", scope_id)
             require(principal, operation)
+            rt.limiter.take(principal.key_id, namespace, operation)  # MCP tool calls count like HTTP requests
             return ok(await work(rt, principal))
         except CognitionError as exc:
             return refused(error_body(exc))

@@ -1,4 +1,4 @@
-"""`CognitionStore` (cognition/langgraph.py) against the served process and the real Neo4j: LangGraph's operations,
+"""`CognitionStore` (cognition/langgraph/) against the served process and the real Neo4j: LangGraph's operations,
 sync and async; refusals and quarantine as a LangGraph user meets them; and a differential test against LangGraph's
 own `InMemoryStore` — the same random sequences of operations against both, the answers compared, with the
 ordering rules docs/langgraph.md states where the two differ by design."""

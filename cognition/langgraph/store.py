@@ -10,26 +10,23 @@ The mapping (docs/langgraph.md):
 - a value is a memory of the store's `kind` whose tier follows the TTL; the JSON is the record's `metadata.value`,
   and the record's `content` (what search and the gates read) is the text at the `index` fields (the whole JSON by
   default) — "∅" when nothing is indexed;
-- get answers active and pending records (a pending one as a `CognitionItem` whose `status` says so); search and
-  list_namespaces see what the service's own list and search see (active records).
+- get answers active and pending records (a pending one as a `CognitionItem` whose `status` says so); search sees
+  what the service's own list and search see (active records); list_namespaces the namespaces holding an active or
+  pending record.
 
 A write the gates refuse raises the client's typed error (`ThreatDetected`, `ContentRejected`, …: nothing was
 stored). A write the learned detector quarantines is stored `pending`; the batch then raises `WriteQuarantined`
 (`on_quarantine="raise"`, the default) after running every op, or warns (`"warn"`).
 
-Both `batch` and `abatch` run one description of each operation (generators that yield the client's requests),
-on the sync client and on the async client."""
+Both `batch` and `abatch` run one description of each operation (cognition/langgraph/drive.py)."""
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import re
 import warnings
-from collections.abc import Callable, Generator, Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable
 from datetime import datetime
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 from langgraph.store.base import (
     BaseStore,
@@ -38,7 +35,6 @@ from langgraph.store.base import (
     InvalidNamespaceError,
     Item,
     ListNamespacesOp,
-    MatchCondition,
     Op,
     PutOp,
     Result,
@@ -52,37 +48,28 @@ from langgraph.store.base import (
 from cognition.client import _calls as calls
 from cognition.client import errors
 from cognition.client import models as m
-from cognition.client._core import Call
 from cognition.client.aio import AsyncCognition
 from cognition.client.sync import Cognition
+from cognition.langgraph.drive import Parallel, Plan, drive_async, drive_sync
+from cognition.langgraph.mapping import (
+    CONTROL,
+    MAX_KEY,
+    MAX_SCOPE_NAME,
+    UNINDEXED,
+    Namespace,
+    does_match,
+    literal_head,
+    matches,
+    search_item,
+    subject,
+    tier_for_ttl,
+    valid_key,
+    validate,
+    value_of,
+)
 
-__all__ = ["CognitionItem", "CognitionStore", "WriteQuarantined", "tier_for_ttl"]
-
-T = TypeVar("T")
-Namespace = tuple[str, ...]
-
-# A record's content when no text of its value is indexed: the analyzers make no token of it, so no query finds it.
-UNINDEXED = "∅"
-# The service's default tier TTLs (COGNITION GC settings), in minutes: a TTL maps to the shortest tier that keeps the
-# item at least that long; longer, or none, is `role` (no TTL).
-TIER_MINUTES: tuple[tuple[str, float], ...] = (("session", 24 * 60.0), ("working", 7 * 24 * 60.0),
-                                               ("agent", 30 * 24 * 60.0))
-MAX_SCOPE_NAME = 200  # cognition.schemas.scopes.ScopeCreate.name
-MAX_KEY = 512  # service/http/routes/keyed.py
-MAX_SUBJECT = 200
 SEARCH_FETCH = 100  # the service's search limit: a query ranks at most this many hits a namespace
 PAGE = 500  # the service's list limit
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-
-
-def tier_for_ttl(ttl: float | None) -> str:
-    """The tier a LangGraph TTL (minutes) maps to."""
-    if ttl is None:
-        return "role"
-    for tier, minutes in TIER_MINUTES:
-        if ttl <= minutes:
-            return tier
-    return "role"
 
 
 class CognitionItem(Item):
@@ -111,134 +98,6 @@ class WriteQuarantined(errors.CognitionClientError):
                          f"{records[0][1].hold_reason}")
         self.records = records
         self.results = results
-
-
-# ---- one description of each operation, run by a sync or an async driver --------------------------------------
-
-@dataclass(frozen=True, slots=True)
-class _Parallel:
-    """Requests that may run at once (the async driver gathers them); each answer or error, in order."""
-
-    calls: list[Call[Any]]
-
-
-Step = Call[Any] | _Parallel
-Plan = Generator[Step, Any, T]
-
-
-def _drive_sync(plan: Plan[T], run: Callable[[Call[Any]], Any]) -> T:
-    value: Any = None
-    failure: BaseException | None = None
-    while True:
-        try:
-            step = plan.send(value) if failure is None else plan.throw(failure)
-        except StopIteration as done:
-            return done.value  # type: ignore[no-any-return]
-        value, failure = None, None
-        if isinstance(step, _Parallel):
-            value = [_attempt(run, c) for c in step.calls]
-            continue
-        try:
-            value = run(step)
-        except errors.CognitionClientError as exc:
-            failure = exc
-
-
-def _attempt(run: Callable[[Call[Any]], Any], call: Call[Any]) -> Any:
-    try:
-        return run(call)
-    except errors.CognitionClientError as exc:
-        return exc
-
-
-async def _drive_async(plan: Plan[T], client: AsyncCognition) -> T:
-    run = client._core.run  # the client's own request loop (retries, bookmarks, typed errors)
-    value: Any = None
-    failure: BaseException | None = None
-    while True:
-        try:
-            step = plan.send(value) if failure is None else plan.throw(failure)
-        except StopIteration as done:
-            return done.value  # type: ignore[no-any-return]
-        value, failure = None, None
-        if isinstance(step, _Parallel):
-            answers = await asyncio.gather(*(run(c) for c in step.calls), return_exceptions=True)
-            for a in answers:
-                if isinstance(a, BaseException) and not isinstance(a, errors.CognitionClientError):
-                    raise a
-            value = list(answers)
-            continue
-        try:
-            value = await run(step)
-        except errors.CognitionClientError as exc:
-            failure = exc
-
-
-# ---- namespaces and scopes -----------------------------------------------------------------------------------
-
-def _validate(op: Op) -> None:
-    """LangGraph's label rules for ops handed to `batch` directly (BaseStore's methods check them before): a label is
-    a non-empty string without "." or NUL, so a scope name reads back as the namespace it was made from."""
-    if isinstance(op, (GetOp, PutOp)):
-        paths: list[tuple[str, ...]] = [op.namespace]
-    elif isinstance(op, SearchOp):
-        paths = [op.namespace_prefix]
-    elif isinstance(op, ListNamespacesOp):
-        paths = [tuple(c.path) for c in op.match_conditions or ()]
-    else:
-        paths = []
-    for path in paths:
-        for label in path:
-            if not isinstance(label, str) or not label or "." in label or "\x00" in label:
-                raise InvalidNamespaceError(f"invalid namespace label {label!r} in {path}: labels are non-empty "
-                                            "strings without '.' or NUL")
-
-
-def _does_match(condition: MatchCondition, ns: Namespace) -> bool:
-    """LangGraph's namespace match: a prefix or suffix path, `*` matching any one label."""
-    path = tuple(condition.path)
-    if len(ns) < len(path):
-        return False
-    pairs = zip(ns, path, strict=False) if condition.match_type == "prefix" else zip(reversed(ns), reversed(path),
-                                                                                       strict=False)
-    return all(p == "*" or n == p for n, p in pairs)
-
-
-def _literal_head(path: Iterable[str]) -> tuple[str, ...]:
-    out: list[str] = []
-    for label in path:
-        if label == "*":
-            break
-        out.append(label)
-    return tuple(out)
-
-
-# ---- filters (LangGraph's semantics: equality, nested maps, lists, and $eq $ne $gt $gte $lt $lte) -----------------
-
-def matches(value: dict[str, Any], flt: dict[str, Any] | None) -> bool:
-    return not flt or all(_compare(value.get(k), v) for k, v in flt.items())
-
-
-def _compare(item: Any, wanted: Any) -> bool:
-    if isinstance(wanted, dict):
-        if any(k.startswith("$") for k in wanted):
-            return all(_operator(item, op, arg) for op, arg in wanted.items())
-        return isinstance(item, dict) and all(_compare(item.get(k), v) for k, v in wanted.items())
-    if isinstance(wanted, (list, tuple)):
-        return (isinstance(item, (list, tuple)) and len(item) == len(wanted)
-                and all(_compare(i, w) for i, w in zip(item, wanted, strict=True)))
-    return bool(item == wanted)
-
-
-def _operator(value: Any, op: str, arg: Any) -> bool:
-    if op == "$eq":
-        return bool(value == arg)
-    if op == "$ne":
-        return bool(value != arg)
-    if op in ("$gt", "$gte", "$lt", "$lte"):
-        a, b = float(value), float(arg)
-        return {"$gt": a > b, "$gte": a >= b, "$lt": a < b, "$lte": a <= b}[op]
-    raise ValueError(f"unsupported filter operator {op!r} (use $eq, $ne, $gt, $gte, $lt, $lte)")
 
 
 class CognitionStore(BaseStore):
@@ -281,12 +140,12 @@ class CognitionStore(BaseStore):
         if self.client is None:
             raise RuntimeError("this CognitionStore has only an async client: use the async methods (aget, aput, …)")
         run = self.client._core.run  # the client's own request loop (retries, bookmarks, typed errors)
-        return _drive_sync(self._batch(list(ops)), run)
+        return drive_sync(self._batch(list(ops)), run)
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         if self.aclient is None:
             return await asyncio.to_thread(self.batch, list(ops))
-        return await _drive_async(self._batch(list(ops)), self.aclient)
+        return await drive_async(self._batch(list(ops)), self.aclient._core.run)
 
     def close(self) -> None:
         if self.client is not None:
@@ -303,7 +162,7 @@ class CognitionStore(BaseStore):
         results: list[Result] = []
         held: list[tuple[Namespace, m.MemoryPublic]] = []
         for op in ops:
-            _validate(op)
+            validate(op)
             if isinstance(op, GetOp):
                 results.append((yield from self._get(op)))
             elif isinstance(op, PutOp):
@@ -325,7 +184,7 @@ class CognitionStore(BaseStore):
 
     def _get(self, op: GetOp) -> Plan[Item | None]:
         scope_id = yield from self._scope(op.namespace, create=False)
-        if scope_id is None or not _valid_key(op.key):
+        if scope_id is None or not valid_key(op.key):
             return None
         try:
             record = yield calls.memories(scope_id).get_by_key(op.key)
@@ -333,7 +192,7 @@ class CognitionStore(BaseStore):
             return None
         if record.status not in ("active", "pending"):  # archived by the digest or GC: expired for LangGraph
             return None
-        return CognitionItem(record=record, namespace=op.namespace, value=_value_of(record))
+        return CognitionItem(record=record, namespace=op.namespace, value=value_of(record))
 
     def _put(self, op: PutOp) -> Plan[m.MemoryPublic | None]:
         if op.value is None:
@@ -354,7 +213,7 @@ class CognitionStore(BaseStore):
 
     def _delete(self, namespace: Namespace, key: str) -> Plan[None]:
         scope_id = yield from self._scope(namespace, create=False)
-        if scope_id is None or not _valid_key(key):
+        if scope_id is None or not valid_key(key):
             return
         try:
             yield calls.memories(scope_id).delete_by_key(key, True, "deleted through the LangGraph store")
@@ -378,13 +237,13 @@ class CognitionStore(BaseStore):
                                                            created_after=None, created_before=None,
                                                            cursor=cursor, limit=PAGE)
                 for record in page.items:
-                    value = _value_of(record)
+                    value = value_of(record)
                     if record.key is None or not matches(value, op.filter):
                         continue
                     if skip:
                         skip -= 1
                         continue
-                    out.append(_search_item(record, ns, value, None))
+                    out.append(search_item(record, ns, value, None))
                     if len(out) == op.limit:
                         return out
                 cursor = page.next_cursor
@@ -396,7 +255,7 @@ class CognitionStore(BaseStore):
         """Each namespace's best hits (the service's hybrid ranking, at most SEARCH_FETCH a namespace), filtered,
         then ordered by score across namespaces (ties: namespace, key)."""
         query = op.query or ""
-        answers = yield _Parallel([calls.memories(sid).search(query[:1000], {"limit": SEARCH_FETCH})
+        answers = yield Parallel([calls.memories(sid).search(query[:1000], {"limit": SEARCH_FETCH})
                                    for _, sid in scopes])
         hits: list[SearchItem] = []
         for (ns, _), answer in zip(scopes, answers, strict=True):
@@ -405,17 +264,17 @@ class CognitionStore(BaseStore):
             if isinstance(answer, BaseException):
                 raise answer
             for hit in answer.items:
-                value = _value_of(hit)
+                value = value_of(hit)
                 if hit.key is not None and matches(value, op.filter):
-                    hits.append(_search_item(hit, ns, value, hit.score))
+                    hits.append(search_item(hit, ns, value, hit.score))
         hits.sort(key=lambda h: (-(h.score or 0.0), h.namespace, h.key))
         return hits[op.offset:op.offset + op.limit]
 
     def _list_namespaces(self, op: ListNamespacesOp) -> Plan[list[Namespace]]:
         conditions = list(op.match_conditions or ())
-        head = next((_literal_head(c.path) for c in conditions if c.match_type == "prefix"), ())
+        head = next((literal_head(c.path) for c in conditions if c.match_type == "prefix"), ())
         found = [ns for ns, _ in (yield from self._keyed_scopes(head))
-                 if all(_does_match(c, ns) for c in conditions)]
+                 if all(does_match(c, ns) for c in conditions)]
         if op.max_depth is not None:  # deeper namespaces are cut to max_depth, then counted once
             found = list({ns[:op.max_depth] for ns in found})
         return sorted(found)[op.offset:op.offset + op.limit]
@@ -444,7 +303,7 @@ class CognitionStore(BaseStore):
         if ns in self._scopes:
             return self._scopes[ns]
         name = self._name(ns)
-        if len(name) > MAX_SCOPE_NAME or _CONTROL.search(name):
+        if len(name) > MAX_SCOPE_NAME or CONTROL.search(name):
             if create:
                 raise InvalidNamespaceError(f"namespace {ns} is too long or holds control characters: a scope "
                                             f"name is at most {MAX_SCOPE_NAME} characters")
@@ -479,7 +338,7 @@ class CognitionStore(BaseStore):
         return labels if all(labels) else None
 
     def _check_put(self, ns: Namespace, key: str) -> None:
-        if not _valid_key(key):
+        if not valid_key(key):
             raise ValueError(f"a key is 1–{MAX_KEY} characters without control characters: {key[:40]!r}")
         if not ns:
             raise InvalidNamespaceError("Namespace cannot be empty.")
@@ -495,28 +354,5 @@ class CognitionStore(BaseStore):
         else:
             texts = [t for f in op.index for t in get_text_at_path(value, f if f == "$" else tokenize_path(f))]
         content = "\n".join(t for t in texts if t.strip()) or UNINDEXED
-        return {"kind": self.kind, "tier": tier_for_ttl(op.ttl), "content": content, "subject": _subject(op.key),
+        return {"kind": self.kind, "tier": tier_for_ttl(op.ttl), "content": content, "subject": subject(op.key),
                 "tags": ["langgraph"], "metadata": {"value": value}}
-
-
-def _valid_key(key: str) -> bool:
-    return 0 < len(key) <= MAX_KEY and not _CONTROL.search(key)
-
-
-def _subject(key: str) -> str:
-    """The record's subject is its key (records of one scope with one subject are about one thing: supersession never
-    joins two keys); a long key by its hash."""
-    if len(key) <= MAX_SUBJECT and key.strip():
-        return key
-    return "sha256:" + hashlib.sha256(key.encode()).hexdigest()
-
-
-def _value_of(record: Any) -> dict[str, Any]:
-    value = (record.metadata or {}).get("value")
-    return value if isinstance(value, dict) else {"content": record.content}
-
-
-def _search_item(record: Any, ns: Namespace, value: dict[str, Any], score: float | None) -> SearchItem:
-    return SearchItem(namespace=ns, key=record.key or "", value=value, created_at=record.created_at,
-                      updated_at=record.updated_at, score=score)
-
