@@ -116,7 +116,8 @@ Cursor = Annotated[str | None, Field(description="next_cursor of the previous pa
 
 DESCRIPTIONS = {
     "save_memory": "Save a memory in a scope. It passes the write gates (threat scan, content quality, the scope's "
-                   "approval policy: it may be stored as pending). Returns the record with its revision.",
+                   "approval policy: it may be stored as pending). With a `key`, a memory already saved under it "
+                   "is replaced as a new revision. Returns the record with its revision.",
     "recall": "Recall what should be in context now: the scope's constraints, instructions, environment, "
               "preferences, recent episodes, memories relevant to `query`, knowledge, skills and profile. Only "
               "current, approved rows; each counts as a recall.",
@@ -171,6 +172,9 @@ def build_server(binding: Binding, principal_of: PrincipalOf, *, name: str = "co
                           trust: Annotated[float | None, Field(description="0..1")] = None,
                           idempotency_key: Annotated[str | None, Field(
                               description="a retried save with the same key writes once")] = None,
+                          key: Annotated[str | None, Field(
+                              description="your name for this memory: saving with a key the scope already has "
+                                          "replaces that memory as a new revision (one memory per key)")] = None,
                           ) -> CallToolResult:
         body: dict[str, Any] = {"content": content, "kind": kind, "tier": tier, "tags": tags or []}
         if subject is not None:
@@ -178,7 +182,7 @@ def build_server(binding: Binding, principal_of: PrincipalOf, *, name: str = "co
         if trust is not None:
             body["trust"] = trust
         return await guarded(ctx, Operation.write, scope_id,
-                             lambda rt, p: tools.save_memory(rt, p, scope_id, body, idempotency_key))
+                             lambda rt, p: tools.save_memory(rt, p, scope_id, body, idempotency_key, key))
 
     @tool("recall", read_only=False)  # not read-only: what it returns counts as recalled (recall_count, accessed_at)
     async def recall(ctx: Context, scope_id: ScopeId,
