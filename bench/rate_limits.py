@@ -76,7 +76,7 @@ def _victim(url: str, key: str, scope_id: str, seconds: float) -> list[int]:
     return [ns for _, ns in answers]
 
 
-def _hammer(url: str, key: str, scope_id: str, stop: threading.Event, threads: int = 4) -> list[list[int]]:
+def _hammer(url: str, key: str, scope_id: str, stop: threading.Event, threads: int = 8) -> list[list[int]]:
     """HAMMER × the key's limit, over `threads` connections, until `stop`; each thread's statuses."""
     got: list[list[int]] = [[] for _ in range(threads)]
 
@@ -113,14 +113,16 @@ def _fairness(url: str, victim: tuple[str, str], hammer: tuple[str, str], second
     progress(f"{NAME}: victim p95 {p_alone:.2f} ms alone, {p_loaded:.2f} ms under the hammer "
              f"({offered:.0f} req/s offered, {admitted:.1f} admitted; limit {KEY_READS:g}/s); "
              f"load {os.getloadavg()[0]:.2f}")
+    # The target is met only where the hammer really offered (most of) ten times its limit.
+    hammered = offered >= 0.8 * HAMMER * KEY_READS
     return [
-        Row(NAME, f"victim p95 with another key at {HAMMER}x its limit vs alone (n={len(loaded)})", p_loaded,
-            p_alone, "ms", f"<= {MAX_P95_RATIO:g}x alone", p_loaded <= MAX_P95_RATIO * p_alone),
+        Row(NAME, f"victim p95 with another key at {HAMMER}x its limit vs alone (n={len(loaded)}"
+                  f"{'' if hammered else '; the hammer fell short of its offer'})", p_loaded, p_alone, "ms",
+            f"<= {MAX_P95_RATIO:g}x alone", hammered and p_loaded <= MAX_P95_RATIO * p_alone),
         Row(NAME, "victim p50 with the hammer vs alone (info)", pct(loaded, 0.5), pct(alone, 0.5), "ms"),
         Row(NAME, "hammer: offered requests/s (info)", offered, None, "req/s"),
         Row(NAME, f"hammer: admitted requests/s vs its limit (info; burst {KEY_READS * BURST_S:g})", admitted,
             KEY_READS, "req/s"),
-        Row(NAME, "load average during the run (info)", os.getloadavg()[0], None, "procs"),
     ]
 
 
