@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is required")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[server,dev,embed]'
+	$(BIN)/pip install -q -e '.[server,dev,embed,langgraph]'
 	@touch $@
 
 install: $(STAMP)

@@ -23,6 +23,7 @@ from bench import (
     agents,
     cold_copy,
     digest_pass,
+    rate_limits,
     recall_gc,
     report,
     save_batch,
@@ -54,6 +55,7 @@ BENCHES: dict[str, Callable[[Context], Awaitable[list[Row]]]] = {
     startup.NAME: startup.run,
     cold_copy.NAME: cold_copy.run,
     time_views.NAME: time_views.run,
+    rate_limits.NAME: rate_limits.run,
 }
 
 

@@ -45,12 +45,13 @@ class Sizes:
     starts: int = 7                          # startup: timed starts of cognition serve
     cold: tuple[int, ...] = (100_000,)       # cold_copy: scope sizes, filled cumulatively (e.g. 100000/1000000)
     as_of: int = 100_000                     # as_of: memories in the scope read at a moment of valid time
+    rate_seconds: int = 60                   # rate_limits: the accuracy window (the fairness phases take half)
 
     @classmethod
     def quick(cls) -> Sizes:
         return cls(single=40, batches=3, batch_size=200, search=(2_000,), queries=40, scan_texts=40, gated=40,
                    digest=(5_000, 10_000), context=(5_000,), hybrid=300, gc=5_000, shapes=3_000,
-                   shape_queries=10, agent_seconds=1, starts=2, cold=(5_000,), as_of=3_000)
+                   shape_queries=10, agent_seconds=1, starts=2, cold=(5_000,), as_of=3_000, rate_seconds=10)
 
     def override(self, spec: str) -> Sizes:
         """`single=300,batches=10,batch_size=1000,search=10000/100000,queries=200,scan_texts=300,gated=200`"""

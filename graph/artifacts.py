@@ -178,3 +178,16 @@ async def restore(tx: AsyncManagedTransaction, **params: Any) -> Row:
     if rec.get("restored") is not None:
         rec["restored"] = native_props(rec["restored"])
     return rec
+
+
+async def by_key(tx: AsyncManagedTransaction, *, scope_id: str, key: str, families: list[str]) -> Row | None:
+    """The live record a caller's key names (id, revision, status), or None."""
+    rec = await _one(tx, "artifact/by_key", scope_id=scope_id, key=key, families=families)
+    return rec if rec is not None and rec["id"] is not None else None
+
+
+async def load_by_key(tx: AsyncManagedTransaction, *, scope_id: str, key: str, families: list[str],
+                      now: datetime) -> Row | None:
+    """Load (a recall) the record a caller's key names; None when there is none."""
+    rec = await _one(tx, "artifact/load_by_key", scope_id=scope_id, key=key, families=families, now=now)
+    return artifact_row(rec["artifact"]) if rec is not None and rec["artifact"] is not None else None

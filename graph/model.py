@@ -91,6 +91,7 @@ class Artifact(BaseModel):
     occurred_at: datetime | None = None
     valid_from: datetime | None = None
     valid_until: datetime | None = None
+    key: str | None = None  # a caller's key, unique in the scope (PUT …/memories-by-key; the LangGraph store)
 
     @classmethod
     def from_node(cls, props: dict[str, Any]) -> Artifact:

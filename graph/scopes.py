@@ -74,3 +74,11 @@ async def set_write_policy(tx: AsyncManagedTransaction, *, scope_id: str, policy
     result = await tx.run(cypher.load("scope/write_policy_set"), id=scope_id, policy=policy, now=now, actor=actor,
                           event_id=event_id)
     return await result.single() is not None
+
+
+async def list_partition(tx: AsyncManagedTransaction, *, namespace: str, owner: str, name_prefix: str,
+                         after_name: str | None, limit: int) -> list[dict[str, Any]]:
+    """One page of a partition's scopes whose name starts with `name_prefix`, in name order, each with `keyed`."""
+    result = await tx.run(cypher.load("scope/list_partition"), namespace=namespace, owner=owner,
+                          name_prefix=name_prefix, after_name=after_name, limit=limit)
+    return [dict(r["scope"]) async for r in result]

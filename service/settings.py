@@ -56,3 +56,12 @@ class Settings(BaseSettings):
     # The in-process scope copies search and context rank on (service/search/scope_index.py): MiB they may hold
     # together, least recently used dropped first (a copy larger than this alone is still kept while it is used).
     scope_copies_mb: int = Field(1024, ge=1, alias="COGNITION_SCOPE_COPIES_MB")
+    # Rate limits (service/usecases/limits.py): requests a second per API key and per namespace, reads and writes
+    # apart (0 = no limit); each a token bucket holding `rate × COGNITION_RATE_BURST_S` tokens. Replicas on one Neo4j
+    # share each limit (rate ÷ live replicas), the count from a heartbeat every COGNITION_RATE_HEARTBEAT_S.
+    rate_key_reads: float = Field(0.0, ge=0, alias="COGNITION_RATE_KEY_READS")
+    rate_key_writes: float = Field(0.0, ge=0, alias="COGNITION_RATE_KEY_WRITES")
+    rate_namespace_reads: float = Field(0.0, ge=0, alias="COGNITION_RATE_NAMESPACE_READS")
+    rate_namespace_writes: float = Field(0.0, ge=0, alias="COGNITION_RATE_NAMESPACE_WRITES")
+    rate_burst_s: float = Field(10.0, gt=0, alias="COGNITION_RATE_BURST_S")
+    rate_heartbeat_s: float = Field(5.0, ge=1, alias="COGNITION_RATE_HEARTBEAT_S")

@@ -23,6 +23,7 @@ from graph.errors import (
 )
 from graph.model import Artifact, Family
 from service.usecases.access import Unauthenticated
+from service.usecases.limits import RateLimited
 
 
 class PayloadTooLarge(CognitionError):
@@ -36,7 +37,7 @@ class PreconditionRequired(CognitionError):
 # First match wins; a subclass answers as its kind (a gate's refusal is an Invalid: 422).
 _STATUS: tuple[tuple[type[CognitionError], int], ...] = (
     (Unauthenticated, 401), (Forbidden, 403), (NotFound, 404), (Conflict, 409), (PreconditionFailed, 412),
-    (PayloadTooLarge, 413), (Invalid, 422), (PreconditionRequired, 428), (Unavailable, 503),
+    (PayloadTooLarge, 413), (Invalid, 422), (PreconditionRequired, 428), (RateLimited, 429), (Unavailable, 503),
 )
 # Headers that go with a kind: the scheme a client should authenticate with, and how long to wait before a retry
 # (the client, cognition.client, waits this long).
@@ -54,6 +55,8 @@ def status_of(exc: CognitionError) -> int:
 
 
 def headers_of(exc: CognitionError) -> dict[str, str] | None:
+    if isinstance(exc, RateLimited):  # how long, and which policy (draft-ietf-httpapi-ratelimit-headers-11)
+        return exc.headers()
     for kind, headers in _HEADERS:
         if isinstance(exc, kind):
             return headers

@@ -69,11 +69,11 @@ class FamilyCalls(Generic[C, U, P]):
     """Memories, knowledge pages, skills, working state: the same operations under one scope."""
 
     def __init__(self, scope_id: str, path: str, create: type[C], update: type[U], public: type[P], *,
-                 batch: bool = False, searchable: bool = True, approvable: bool = True) -> None:
+                 batch: bool = False, searchable: bool = True, approvable: bool = True, keyed: bool = False) -> None:
         self.scope_id = scope_id
         self.base = f"/v1/scopes/{seg(scope_id)}/{path}"
         self.create, self.update_model, self.public = create, update, public
-        self.batch, self.searchable, self.approvable = batch, searchable, approvable
+        self.batch, self.searchable, self.approvable, self.keyed = batch, searchable, approvable, keyed
 
     def _only(self, ok: bool, what: str) -> None:
         if not ok:
@@ -130,13 +130,29 @@ class FamilyCalls(Generic[C, U, P]):
         return Call("POST", f"{self.base}/{seg(id)}/{action}", parse,
                     json={"reason": reason} if reason is not None else None)
 
+    # ---- records named by the caller's key (memories): `{base}-by-key?key=` --------------------------------
+    def put_by_key(self, key: str, record: C | dict[str, Any] | None, fields: dict[str, Any]) -> Call[P]:
+        # Safe to repeat: a repeat makes one more revision with the same value.
+        self._only(self.keyed, "keys")
+        return Call("PUT", f"{self.base}-by-key", model(self.public), params={"key": key},
+                    json=body(build(self.create, record, fields)), safe=True)
+
+    def get_by_key(self, key: str) -> Call[P]:
+        self._only(self.keyed, "keys")
+        return Call("GET", f"{self.base}-by-key", model(self.public), params={"key": key}, safe=True)
+
+    def delete_by_key(self, key: str, detach: bool, reason: str | None) -> Call[m.Deleted]:
+        self._only(self.keyed, "keys")
+        return Call("DELETE", f"{self.base}-by-key", model(m.Deleted),
+                    params={"key": key, "detach": detach, "reason": reason}, safe=True)
+
     def clear(self) -> Call[m.Cleared]:
         self._only(not self.searchable, "clear")
         return Call("DELETE", self.base, model(m.Cleared), safe=True)
 
 
 def memories(scope_id: str) -> FamilyCalls[m.MemoryCreate, m.MemoryUpdate, m.MemoryPublic]:
-    return FamilyCalls(scope_id, "memories", m.MemoryCreate, m.MemoryUpdate, m.MemoryPublic, batch=True)
+    return FamilyCalls(scope_id, "memories", m.MemoryCreate, m.MemoryUpdate, m.MemoryPublic, batch=True, keyed=True)
 
 
 def knowledge(scope_id: str) -> FamilyCalls[m.KnowledgeCreate, m.KnowledgeUpdate, m.KnowledgePublic]:
@@ -161,6 +177,13 @@ def scope_create(namespace: str, cognitive_owner: str, name: str) -> Call[m.Scop
 
 def scope_get(scope_id: str) -> Call[m.ScopePublic]:
     return Call("GET", f"/v1/scopes/{seg(scope_id)}", model(m.ScopePublic), safe=True)
+
+
+def scope_list(namespace: str, cognitive_owner: str, name_prefix: str | None, cursor: str | None,
+               limit: int | None) -> Call[m.ScopePage]:
+    params = {"namespace": namespace, "cognitive_owner": cognitive_owner, "name_prefix": name_prefix,
+              "cursor": cursor, "limit": limit}
+    return Call("GET", "/v1/scopes", model(m.ScopePage), params=params, safe=True)
 
 
 def scope_delete(scope_id: str) -> Call[m.ScopeDeleted]:

@@ -100,6 +100,19 @@ class AsyncFamily(Generic[C, U, P]):
         out: P = await self._core.run(self._calls.decide(id, "restore", reason))
         return out
 
+    async def put_by_key(self, key: str, record: C | dict[str, Any] | None = None, /, **fields: Any) -> P:
+        """Memories: save the record your `key` names — created the first time, a new revision of it after
+        (an upsert: one record per key and scope). Through the write pipeline like every save."""
+        return await self._core.run(self._calls.put_by_key(key, record, fields))
+
+    async def get_by_key(self, key: str) -> P:
+        """Memories: load the record your `key` names (a recall); NotFound when it names none."""
+        return await self._core.run(self._calls.get_by_key(key))
+
+    async def delete_by_key(self, key: str, *, detach: bool = False, reason: str | None = None) -> m.Deleted:
+        """Memories: delete the record your `key` names (the key can then name a new record)."""
+        return await self._core.run(self._calls.delete_by_key(key, detach, reason))
+
     async def clear(self) -> m.Cleared:
         """Working state only: clear the scope's working state."""
         return await self._core.run(self._calls.clear())
@@ -117,6 +130,24 @@ class AsyncScopes:
 
     async def delete(self, scope_id: str) -> m.ScopeDeleted:
         return await self._core.run(calls.scope_delete(scope_id))
+
+    async def list(self, namespace: str, cognitive_owner: str, *, name_prefix: str | None = None,
+             cursor: str | None = None, limit: int | None = None) -> m.ScopePage:
+        """One page of a partition's scopes (those whose name starts with `name_prefix`), in name order."""
+        return await self._core.run(calls.scope_list(namespace, cognitive_owner, name_prefix, cursor, limit))
+
+    async def iterate(self, namespace: str, cognitive_owner: str, *, name_prefix: str | None = None,
+                page_size: int = 100) -> AsyncIterator[m.ScopeListed]:
+        """Every scope of a partition whose name starts with `name_prefix`, page after page."""
+        cursor = None
+        while True:
+            page = await self.list(namespace, cognitive_owner, name_prefix=name_prefix, cursor=cursor,
+                                   limit=page_size)
+            for item in page.items:
+                yield item
+            if not page.next_cursor:
+                return
+            cursor = page.next_cursor
 
     async def write_policy(self, scope_id: str) -> m.WritePolicy:
         return await self._core.run(calls.write_policy_get(scope_id))

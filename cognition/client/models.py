@@ -48,6 +48,8 @@ from cognition.schemas.scopes import (
     KeyPublic,
     ScopeCreate,
     ScopeDeleted,
+    ScopeListed,
+    ScopePage,
     ScopePublic,
     WhoAmI,
 )
@@ -57,8 +59,7 @@ __all__ = [
     "EdgeCreate", "EdgePublic", "GCRunCreate", "History", "HistoryItem", "Items", "KernelPublic", "KernelUpdate",
     "KeyCreate", "KeyCreated", "KeyList", "KeyPublic", "KnowledgeCreate", "KnowledgePublic", "KnowledgeUpdate",
     "MemoryBatch", "MemoryCreate", "MemoryPublic", "MemoryUpdate", "Page", "PassOutcome", "PassPublic", "ScopeCreate",
-    "ScopeDeleted", "ScopePublic", "SearchHit", "SearchHitKnowledge", "SearchHitMemory", "SearchHitSkill",
-    "SearchRequest", "SearchResults", "SkillCreate", "SkillPublic", "SkillUpdate", "TimeSpan", "TimeView", "WhoAmI",
-    "WorkingStateCreate",
-    "WorkingStatePublic", "WorkingStateUpdate", "WritePolicy",
+    "ScopeDeleted", "ScopeListed", "ScopePage", "ScopePublic", "SearchHit", "SearchHitKnowledge", "SearchHitMemory",
+    "SearchHitSkill", "SearchRequest", "SearchResults", "SkillCreate", "SkillPublic", "SkillUpdate", "TimeSpan",
+    "TimeView", "WhoAmI", "WorkingStateCreate", "WorkingStatePublic", "WorkingStateUpdate", "WritePolicy",
 ]

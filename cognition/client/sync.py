@@ -101,6 +101,19 @@ class Family(Generic[C, U, P]):
         out: P = self._core.run(self._calls.decide(id, "restore", reason))
         return out
 
+    def put_by_key(self, key: str, record: C | dict[str, Any] | None = None, /, **fields: Any) -> P:
+        """Memories: save the record your `key` names — created the first time, a new revision of it after
+        (an upsert: one record per key and scope). Through the write pipeline like every save."""
+        return self._core.run(self._calls.put_by_key(key, record, fields))
+
+    def get_by_key(self, key: str) -> P:
+        """Memories: load the record your `key` names (a recall); NotFound when it names none."""
+        return self._core.run(self._calls.get_by_key(key))
+
+    def delete_by_key(self, key: str, *, detach: bool = False, reason: str | None = None) -> m.Deleted:
+        """Memories: delete the record your `key` names (the key can then name a new record)."""
+        return self._core.run(self._calls.delete_by_key(key, detach, reason))
+
     def clear(self) -> m.Cleared:
         """Working state only: clear the scope's working state."""
         return self._core.run(self._calls.clear())
@@ -118,6 +131,24 @@ class Scopes:
 
     def delete(self, scope_id: str) -> m.ScopeDeleted:
         return self._core.run(calls.scope_delete(scope_id))
+
+    def list(self, namespace: str, cognitive_owner: str, *, name_prefix: str | None = None,
+             cursor: str | None = None, limit: int | None = None) -> m.ScopePage:
+        """One page of a partition's scopes (those whose name starts with `name_prefix`), in name order."""
+        return self._core.run(calls.scope_list(namespace, cognitive_owner, name_prefix, cursor, limit))
+
+    def iterate(self, namespace: str, cognitive_owner: str, *, name_prefix: str | None = None,
+                page_size: int = 100) -> Iterator[m.ScopeListed]:
+        """Every scope of a partition whose name starts with `name_prefix`, page after page."""
+        cursor = None
+        while True:
+            page = self.list(namespace, cognitive_owner, name_prefix=name_prefix, cursor=cursor,
+                                   limit=page_size)
+            for item in page.items:
+                yield item
+            if not page.next_cursor:
+                return
+            cursor = page.next_cursor
 
     def write_policy(self, scope_id: str) -> m.WritePolicy:
         return self._core.run(calls.write_policy_get(scope_id))

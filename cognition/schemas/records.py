@@ -233,6 +233,8 @@ class _PublicBase(BaseModel):
     occurred_at: datetime | None = None
     valid_from: datetime | None = None
     valid_until: datetime | None = None
+    # A caller's key, unique in the scope (`PUT …/memories-by-key?key=`: a put with the key makes a new revision).
+    key: str | None = None
 
 
 class MemoryPublic(_PublicBase):

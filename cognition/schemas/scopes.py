@@ -76,3 +76,19 @@ class WhoAmI(BaseModel):
     key_id: str
     role: Role
     namespaces: list[str]
+
+
+class ScopeListed(BaseModel):
+    """A scope in a partition's listing (`GET /v1/scopes?namespace=&cognitive_owner=`)."""
+
+    id: str
+    namespace: str
+    cognitive_owner: str
+    name: str
+    created_at: datetime
+    keyed: bool = Field(description="whether it holds a record with a caller's key that is active or pending")
+
+
+class ScopePage(BaseModel):
+    items: list[ScopeListed]
+    next_cursor: str | None = None

@@ -27,6 +27,7 @@ from service.http.routes import (
     gc,
     graph_export,
     health,
+    keyed,
     keys,
     portability,
     scopes,
@@ -34,7 +35,7 @@ from service.http.routes import (
 from service.mcp.endpoint import PATH as MCP_PATH
 from service.mcp.endpoint import McpEndpoint
 from service.settings import Settings
-from service.usecases import warmup
+from service.usecases import limits, warmup
 from service.usecases.keys import ensure_first_key
 from service.usecases.runtime import Runtime, neo4j_config
 
@@ -103,7 +104,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 print(f"[cognition] first operator key (holds every namespace; shown once, store it now):\n"
                       f"    {first}", file=sys.stderr, flush=True)
             laps("keys")
-            async with mcp.serving(rt):
+            async with mcp.serving(rt), limits.heartbeat(graph, rt.limiter, every_s=settings.rate_heartbeat_s):
                 settle_heap()
                 laps("heap")
                 print(f"[cognition] started in {laps.total():.2f} s: {laps}", file=sys.stderr, flush=True)
@@ -133,6 +134,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     document_access(app)
     for router in HOT_FIRST:
         app.include_router(router)
+    app.include_router(keyed.router)
     for router in keys.ROUTERS:
         app.include_router(router)
     app.include_router(health.router)

@@ -110,23 +110,30 @@ async def authorize(request: Request) -> None:
     body = await _json_body(request)
     if isinstance(body, dict):
         named.append(body.get("namespace"))
-    await check_access(get_authenticator(request), principal, method=request.method, template=path,
-                       path_params=request.path_params, named=named)
+    namespace = await check_access(get_authenticator(request), principal, method=request.method, template=path,
+                                   path_params=request.path_params, named=named)
+    rt: Runtime = request.app.state.runtime
+    rt.limiter.take(principal.key_id, namespace, operation_of(request.method, path))  # 429 rate_limited
 
 
 async def check_access(auth: Authenticator, principal: Principal, *, method: str, template: str,
-                       path_params: Mapping[str, Any], named: Iterable[Any]) -> None:
+                       path_params: Mapping[str, Any], named: Iterable[Any]) -> str | None:
     """The guard's checks once the caller is known: each scope or pass id in the path is visible to the key, each
     namespace named (path, query, body) is one it holds, and its role may do `method` on the route `template`.
-    `authorize` runs them for every `/v1` route; the direct save (service/http/direct.py) runs the same."""
+    `authorize` runs them for every `/v1` route; the direct save (service/http/direct.py) runs the same. Answers the
+    namespace the request acts in (its scope's or pass's, else the first it names; None for key-wide routes): the
+    one whose rate limit it counts against."""
+    acting: str | None = None
     for param in NAMESPACE_OF:  # scope_id, pass_id: things that live in one namespace
         value = path_params.get(param)
         if value is not None:
-            await require_visible(auth, principal, param, value)
+            acting = acting or await require_visible(auth, principal, param, value)
     for ns in named:
         if isinstance(ns, str):
             require_namespace(principal, ns)
+            acting = acting or ns
     require(principal, operation_of(method, template))
+    return acting
 
 
 async def get_actor(principal: Annotated[Principal, Depends(get_principal)]) -> str:

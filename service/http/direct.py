@@ -26,7 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cognition.schemas.records import ArtifactPublic
 from graph.errors import CognitionError
-from service.http.deps import check_access
+from service.http.deps import check_access, operation_of
 from service.http.errors import domain_response
 from service.http.routes.artifacts import SINGLE_SAVES, SingleSave, save_single
 from service.usecases.access import Authenticator, Principal
@@ -61,13 +61,15 @@ class DirectSave:
             return messages.pop(0) if messages else await receive()
 
         try:
-            principal, record_in = await _plain(scope, m.group(1), target, body)
+            principal, namespace, record_in = await _plain(scope, m.group(1), target, body)
         except _Fallback:
             await self.app(scope, replay, send)
             return
         scope.setdefault("state", {})["key_id"] = principal.key_id  # for the request log, as get_principal does
         app = scope["app"]
         try:
+            # The rate limit, as `authorize` takes it, once the request is known to be a plain save.
+            app.state.runtime.limiter.take(principal.key_id, namespace, operation_of("POST", target.route.path))
             record, headers = await save_single(app.state.runtime, m.group(1), record_in, principal)
         except CognitionError as exc:
             await domain_response(exc)(scope, replay, send)
@@ -79,8 +81,10 @@ class DirectSave:
         await send({"type": "http.response.body", "body": out})
 
 
-async def _plain(scope: Scope, scope_id: str, target: SingleSave, body: bytes | None) -> tuple[Principal, Any]:
-    """The caller and the validated body of a plain single save; `_Fallback` for anything else."""
+async def _plain(scope: Scope, scope_id: str, target: SingleSave, body: bytes | None
+                 ) -> tuple[Principal, str | None, Any]:
+    """The caller, the namespace it acts in and the validated body of a plain single save; `_Fallback` for anything
+    else."""
     headers = _headers(scope)
     if body is None or "idempotency-key" in headers:
         raise _Fallback
@@ -92,13 +96,13 @@ async def _plain(scope: Scope, scope_id: str, target: SingleSave, body: bytes | 
         data = json.loads(body)
         if not isinstance(data, dict):
             raise _Fallback
-        await check_access(auth, principal, method="POST", template=target.route.path,
-                           path_params={"scope_id": scope_id}, named=[data.get("namespace")])
+        namespace = await check_access(auth, principal, method="POST", template=target.route.path,
+                                       path_params={"scope_id": scope_id}, named=[data.get("namespace")])
         record_in = target.model.model_validate(data)
     except (CognitionError, ValueError) as exc:  # ValueError: not UTF-8, not JSON, or a ValidationError
         raise _Fallback from exc
     scope["route"] = target.route
-    return principal, record_in
+    return principal, namespace, record_in
 
 
 def _headers(scope: Scope) -> dict[str, str]:

@@ -125,7 +125,7 @@ Now = Annotated[Moment | None, Field(description="the question's own date: 'yest
 DESCRIPTIONS = {
     "save_memory": "Save a memory in a scope. It passes the write gates (threat scan, content quality, the scope's "
                    "approval policy: it may be stored as pending). occurred_at: when it happened; supersedes: older "
-                   "memories it replaces. Returns the record with its revision.",
+                   "memories it replaces; a `key` already saved is replaced as a new revision. Returns the record.",
     "recall": "Recall what should be in context now: the scope's constraints, instructions, environment, "
               "preferences, recent episodes, memories relevant to `query`, knowledge, skills and profile. Only "
               "current, approved rows (valid now, or at as_of); each counts as a recall (not with known_at).",
@@ -153,9 +153,11 @@ def build_server(binding: Binding, principal_of: PrincipalOf, *, name: str = "co
         try:
             rt = binding.ready()
             principal = await principal_of(ctx, rt.auth)
+            namespace = None
             if scope_id is not None:
-                await require_visible(rt.auth, principal, "scope_id", scope_id)
+                namespace = await require_visible(rt.auth, principal, "scope_id", scope_id)
             require(principal, operation)
+            rt.limiter.take(principal.key_id, namespace, operation)  # MCP tool calls count like HTTP requests
             return ok(await work(rt, principal))
         except CognitionError as exc:
             return refused(error_body(exc))
@@ -183,14 +185,17 @@ def build_server(binding: Binding, principal_of: PrincipalOf, *, name: str = "co
                               description="when it happened (ISO 8601 with a zone); default now")] = None,
                           supersedes: Annotated[list[str] | None, Field(
                               description="ids of memories this one replaces")] = None,
+                          key: Annotated[str | None, Field(
+                              description="your name for this memory: saving with a key the scope already has "
+                                          "replaces that memory as a new revision (one memory per key)")] = None,
                           ) -> CallToolResult:
         body: dict[str, Any] = {"content": content, "kind": kind, "tier": tier, "tags": tags or []}
-        for key, value in (("subject", subject), ("trust", trust), ("occurred_at", occurred_at),
-                           ("supersedes", supersedes)):
+        for name, value in (("subject", subject), ("trust", trust), ("occurred_at", occurred_at),
+                            ("supersedes", supersedes)):
             if value is not None:
-                body[key] = value
+                body[name] = value
         return await guarded(ctx, Operation.write, scope_id,
-                             lambda rt, p: tools.save_memory(rt, p, scope_id, body, idempotency_key))
+                             lambda rt, p: tools.save_memory(rt, p, scope_id, body, idempotency_key, key))
 
     @tool("recall", read_only=False)  # not read-only: what it returns counts as recalled (recall_count, accessed_at)
     async def recall(ctx: Context, scope_id: ScopeId,

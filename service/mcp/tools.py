@@ -17,7 +17,7 @@ from cognition.schemas.vocabulary import DEFAULT_LIMITS
 from graph.errors import Invalid
 from graph.model import Artifact, Family
 from service.usecases import artifacts as use
-from service.usecases import context, scopes
+from service.usecases import context, keyed, scopes
 from service.usecases.access import Principal
 from service.usecases.drafts import change_of, draft_of
 from service.usecases.runtime import Runtime
@@ -73,8 +73,15 @@ def _limit(value: int, maximum: int) -> int:
 # ---- the tools' work -----------------------------------------------------------------------------------------
 
 async def save_memory(rt: Runtime, principal: Principal, scope_id: str, body: dict[str, Any],
-                      idempotency_key: str | None) -> dict[str, Any]:
+                      idempotency_key: str | None, key: str | None = None) -> dict[str, Any]:
     memory = MemoryCreate.model_validate(body)  # the HTTP route's own schema: service-owned fields refused
+    if key is not None:  # as `PUT …/memories-by-key?key=`: a new record, or a new revision of the key's
+        if not 1 <= len(key) <= 512 or any(ord(c) < 32 or ord(c) == 127 for c in key):
+            raise Invalid("key: 1–512 characters without control characters", code="validation_error",
+                          details={"field": "key"})
+        art, created = await keyed.put(rt, scope_id, key, draft_of(memory), actor=principal.key_id,
+                                       role=principal.role)
+        return {**record(art), "created": created}
     result = await use.save(rt, scope_id, [draft_of(memory)], actor=principal.key_id,
                             idempotency_key=idempotency_key)
     return {**record(result.items[0]), "replayed": result.replayed}

@@ -114,16 +114,17 @@ def require_role(principal: Principal, *roles: str) -> None:
 _ID = re.compile(r"^[A-Za-z0-9-]{1,64}$")
 
 
-async def require_visible(auth: Authenticator, principal: Principal, param: str, value: str) -> None:
+async def require_visible(auth: Authenticator, principal: Principal, param: str, value: str) -> str:
     """The tenant check of one scope or pass id (`param` is `scope_id` or `pass_id`): 404 `scope_not_found`
-    (`pass_not_found`) when it does not exist or lives in a namespace the key does not hold. Every surface asks it
-    (the HTTP guard, the MCP tools)."""
+    (`pass_not_found`) when it does not exist or lives in a namespace the key does not hold; else its namespace.
+    Every surface asks it (the HTTP guard, the MCP tools)."""
     what = param.removesuffix("_id")
     if not _ID.match(value):
         raise Invalid(f"{param}: not a {what} id", details={"field": param})
     namespace = await auth.namespace_of(param, value)
     if namespace is None or not principal.holds(namespace):
         raise NotFound(f"no {what} {value}", code=f"{what}_not_found")
+    return namespace
 
 
 def require_namespace(principal: Principal, namespace: str) -> None:

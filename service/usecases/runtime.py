@@ -22,6 +22,7 @@ from service.search.ranking import DEFAULT, RankingParams
 from service.search.scope_index import ScopeIndexes
 from service.settings import Settings
 from service.usecases.access import KEY_CACHE_TTL, Authenticator
+from service.usecases.limits import Limit, Limits, RateLimiter
 
 
 def utcnow() -> datetime:
@@ -53,6 +54,14 @@ def neo4j_config(settings: Settings) -> Neo4jConfig:
     return Neo4jConfig(settings.neo4j_uri, settings.neo4j_user, settings.neo4j_password, settings.neo4j_database)
 
 
+def rate_limits(settings: Settings) -> Limits:
+    def limit(rate: float) -> Limit:
+        return Limit(rate, settings.rate_burst_s)
+
+    return Limits(limit(settings.rate_key_reads), limit(settings.rate_key_writes),
+                  limit(settings.rate_namespace_reads), limit(settings.rate_namespace_writes))
+
+
 def gc_config(settings: Settings) -> GCConfig:
     return GCConfig(max_entries=settings.gc_max_entries, ttl_batch=settings.gc_ttl_batch)
 
@@ -71,6 +80,8 @@ class Runtime:
     scope_guard: Guard = "trigger"
     key_cache_ttl: InitVar[float] = KEY_CACHE_TTL
     auth: Authenticator = field(init=False)  # verifies keys; caches them and each scope's namespace
+    # Per key and per namespace, in this process (service/usecases/limits.py); off unless the settings set rates.
+    limiter: RateLimiter = field(default_factory=lambda: RateLimiter(Limits.off()))
 
     def __post_init__(self, key_cache_ttl: float) -> None:
         self.auth = Authenticator(self.graph, ttl=key_cache_ttl)
@@ -87,7 +98,7 @@ class Runtime:
         return cls(graph, key_cache_ttl=settings.key_cache_ttl, embedder=embedder, scope_guard=guard,
                    indexes=ScopeIndexes(max_bytes=settings.scope_copies_mb * 2**20),
                    thresholds=Thresholds.of(settings.injection_refuse_at, settings.injection_hold_at),
-                   gc=gc_config(settings))
+                   gc=gc_config(settings), limiter=RateLimiter(rate_limits(settings)))
 
     def using(self, *, embedder: Embedder | None) -> Runtime:
         """This runtime with another embedder, sharing its scope copies (they are kept per embedding model) and

@@ -43,3 +43,12 @@ async def list_visible(rt: Runtime, principal: Principal, *, after: tuple[str, s
     namespaces = None if ALL_NAMESPACES in principal.namespaces else list(principal.namespaces)
     rows = await rt.graph.read(scopes.list_visible, namespaces=namespaces, after=after, limit=limit + 1)
     return [native(r) for r in rows[:limit]], len(rows) > limit
+
+
+async def list_partition(rt: Runtime, *, namespace: str, cognitive_owner: str, name_prefix: str,
+                         after_name: str | None, limit: int) -> tuple[list[dict[str, Any]], bool]:
+    """A partition's scopes whose name starts with `name_prefix`, one page in name order after `after_name`; and
+    whether more follow."""
+    rows = await rt.graph.read(scopes.list_partition, namespace=namespace, owner=cognitive_owner,
+                               name_prefix=name_prefix, after_name=after_name, limit=limit + 1)
+    return [native(r) for r in rows[:limit]], len(rows) > limit
