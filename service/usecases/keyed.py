@@ -58,7 +58,10 @@ async def put(rt: Runtime, scope_id: str, key: str, draft: Draft, *, actor: str,
         fields: dict[str, Any] = {k: keyed.fields[k] for k in _REPLACED if k in keyed.fields}
         fields["content"] = keyed.content
         fields["metadata"] = dict(keyed.metadata)
-        change = Change(expected_revision=int(found["revision"]), fields=fields, texts=keyed.texts)
+        fields |= {k: v for k, v in (("occurred_at", keyed.occurred_at), ("valid_from", keyed.valid_from),
+                                     ("valid_until", keyed.valid_until)) if v is not None}
+        change = Change(expected_revision=int(found["revision"]), fields=fields, texts=keyed.texts,
+                        supersedes=keyed.supersedes)
         try:
             return await use.update(rt, scope_id, found["id"], FAMILIES, change, actor=actor), False
         except (PreconditionFailed, NotFound):
