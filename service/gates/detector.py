@@ -24,11 +24,12 @@ from pathlib import Path
 
 from service.gates import normal
 
-__all__ = ["HEAD", "TAIL", "features", "long_enough", "recommended", "score"]
+__all__ = ["HEAD", "TAIL", "features", "long_enough", "other_script", "recommended", "score"]
 
 MODEL = Path(__file__).with_name("detector_model.json")
 HEAD, TAIL = normal.HEAD, normal.TAIL
-MIN_CHARS = 40  # shorter texts (tags, keys, titles, one-line notes) carry too little for the model
+MIN_CHARS = 40  # shorter texts (tags, keys, titles, one-line notes) carry too little for the model to decide alone
+SHORT_CHARS = 16  # from here to MIN_CHARS the model only asks the encoder (service/gates/pipeline.py); below, no one
 _WIDE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")  # kana, CJK, hangul
 WIDE_WEIGHT = 3  # one CJK character says about what a short English word does
 
@@ -36,14 +37,29 @@ _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t
 _PUNCT = re.compile(r"[^a-z0-9\u3400-\u9fff\uf900-\ufaff]")
 
 
-def long_enough(text: str) -> bool:
-    """Whether the model scores `text`: at least MIN_CHARS, counting each CJK / kana / hangul character as
-    WIDE_WEIGHT (a 14-character Chinese instruction carries as much as a 40-character English one; counted in
-    plain characters, most Chinese injections were too short to be scored at all)."""
+def long_enough(text: str, floor: int = MIN_CHARS) -> bool:
+    """Whether `text` has at least `floor` characters, counting each CJK / kana / hangul character as WIDE_WEIGHT (a
+    14-character Chinese instruction carries as much as a 40-character English one; counted in plain characters,
+    most Chinese injections were too short to be scored at all)."""
     n = len(text)
-    if n >= MIN_CHARS:
+    if n >= floor:
         return True
-    return n + (WIDE_WEIGHT - 1) * len(_WIDE.findall(text)) >= MIN_CHARS
+    return n + (WIDE_WEIGHT - 1) * len(_WIDE.findall(text)) >= floor
+
+
+# Scripts the model has (almost) no training text in: Greek, Cyrillic, Armenian, Hebrew, Arabic, Indic, Thai, Lao,
+# Georgian, Hangul, kana. Its score on such text says little; the cascade asks the encoder instead.
+_OTHER_SCRIPT = re.compile(r"[\u0370-\u058f\u0590-\u08ff\u0900-\u0dff\u0e00-\u0eff\u10a0-\u10ff\u1100-\u11ff"
+                           r"\u3040-\u30ff\uac00-\ud7af]")
+OTHER_SHARE = 0.3
+
+
+def other_script(text: str) -> bool:
+    """Whether at least OTHER_SHARE of the first HEAD characters that are not spaces are in a script the model was
+    (almost) not trained on (`_OTHER_SCRIPT`)."""
+    head = text[:HEAD]
+    n = len(head) - sum(map(head.count, " \n\t"))
+    return n > 0 and len(_OTHER_SCRIPT.findall(head)) >= OTHER_SHARE * n
 
 
 # Letters and digits to bytes "a" and "d" (everything else, and each non-ASCII character's "?", to a space): a

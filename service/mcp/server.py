@@ -116,7 +116,8 @@ Cursor = Annotated[str | None, Field(description="next_cursor of the previous pa
 
 DESCRIPTIONS = {
     "save_memory": "Save a memory in a scope. It passes the write gates (threat scan, content quality, the scope's "
-                   "approval policy: it may be stored as pending). Returns the record with its revision.",
+                   "approval policy: it may be stored as pending; one the injection detector holds says why in "
+                   "hold_reason, hold_score and hold_layer). Returns the record with its revision.",
     "recall": "Recall what should be in context now: the scope's constraints, instructions, environment, "
               "preferences, recent episodes, memories relevant to `query`, knowledge, skills and profile. Only "
               "current, approved rows; each counts as a recall.",

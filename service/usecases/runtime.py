@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from digest.gc import GCConfig
 from graph.driver import Graph, Neo4jConfig
 from graph.schema import Guard, detect_guard
+from service.gates import encoder
 from service.gates.pipeline import Thresholds
 from service.search import embedding
 from service.search.embedding import Embedder
@@ -53,6 +54,14 @@ def neo4j_config(settings: Settings) -> Neo4jConfig:
     return Neo4jConfig(settings.neo4j_uri, settings.neo4j_user, settings.neo4j_password, settings.neo4j_database)
 
 
+def thresholds(settings: Settings) -> Thresholds:
+    """The learned detector's thresholds the settings name; the encoder is loaded here, at start-up, so the first
+    text that needs it does not wait (~1 s)."""
+    encoder.load()
+    return Thresholds.of(settings.injection_refuse_at, settings.injection_hold_at,
+                         settings.injection_encoder_refuse_at, settings.injection_encoder_hold_at)
+
+
 def gc_config(settings: Settings) -> GCConfig:
     return GCConfig(max_entries=settings.gc_max_entries, ttl_batch=settings.gc_ttl_batch)
 
@@ -86,7 +95,7 @@ class Runtime:
         guard = guard or await detect_guard(graph, settings.scope_guard)
         return cls(graph, key_cache_ttl=settings.key_cache_ttl, embedder=embedder, scope_guard=guard,
                    indexes=ScopeIndexes(max_bytes=settings.scope_copies_mb * 2**20),
-                   thresholds=Thresholds.of(settings.injection_refuse_at, settings.injection_hold_at),
+                   thresholds=thresholds(settings),
                    gc=gc_config(settings))
 
     def using(self, *, embedder: Embedder | None) -> Runtime:

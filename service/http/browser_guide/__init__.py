@@ -111,7 +111,15 @@ _GC = Slide("gc", "GC evictions and their RetentionScore", """
 0.10&middot;&frac12;^(age days/90) + 0.15&middot;trust</code>, the score shown as the pass ranked it.</p>
 """, ("gc_evictions",))
 
-SLIDES = (_HOW, _GRAPH, _WHY, _PASS, _HISTORY, _LINEAGE, _GC)
+_QUARANTINE = Slide("quarantine", "Quarantine: what the detector holds, and why", """
+<p>A save the learned injection detector is unsure of is stored <code>pending</code> with
+<code>hold_reason: suspected_injection</code>: invisible to list, search, recall and context until an operator
+approves or rejects it. Each held record says which layer held it (<code>hold_layer</code>: the multilingual
+<code>encoder</code>, asked where the cheap <code>ngram</code> model is unsure) and with what score
+(<code>hold_score</code>, against the layer's hold threshold).</p>
+""", ("quarantine",))
+
+SLIDES = (_HOW, _GRAPH, _WHY, _PASS, _HISTORY, _LINEAGE, _GC, _QUARANTINE)
 _PLACEHOLDER = {"id": "artifact id", "pass_id": "pass id", "namespace": "namespace", "owner": "cognitive owner"}
 
 
