@@ -81,8 +81,8 @@ def main() -> int:
         v = threat_decision(r.text, thresholds)
         keys = [(r.label, "all"), (r.label, f"language {r.lang}"), (r.label, f"family {r.source}/{r.family}")]
         if r.label == 0:
-            keys.append((0, "ordinary conversation (LoCoMo dev turns)" if r.source == "locomo"
-                         else "benign, public held-apart (without LoCoMo)"))
+            keys.append((0, "ordinary conversation (LoCoMo dev turns)" if r.family == "conversation" and
+                         r.source == "locomo" else "benign, held-apart (without LoCoMo turns)"))
             if r.family in INSTRUCTION_LIKE:
                 keys.append((0, f"instruction-like requests ({r.lang})"))
         count(keys, v)

@@ -19,7 +19,7 @@ Sources (the allowed training packages; licences as their packages declare them)
 | jieba 0.42.1 (sdist) | MIT | — | the sentences of its test suite; word sequences drawn by frequency from its dictionary (generic Chinese text) |
 | promptwl 0.3.2 | MIT | its red-team wordlists (not `tokens/`), among them the same core attacks in ten languages (`multilingual/`: Chinese, Japanese, Spanish, Russian, Arabic, Hindi, ...) | — |
 | chatterbot-corpus 1.3.3 | BSD-3-Clause | — | small-talk conversation turns in a score of languages (Chinese and traditional Chinese among them) |
-| shared/data/locomo-dev.json | CC BY-NC 4.0 (LoCoMo) | — | conversation turns, by whole conversation: two train, one tunes, two are evaluated (`LOCOMO_PARTS`); its questions are never read |
+| shared/data/locomo-dev.json | CC BY-NC 4.0 (LoCoMo) | — | conversation turns and observations, by whole conversation: two train, one tunes, two are evaluated (`LOCOMO_PARTS`); its questions are never read |
 | shared/seeds/*.txt | the project's own | — | sentences (Chinese) |
 | CPython standard library (the running interpreter's) | PSF | — | 12-line chunks of a dozen modules (code) |
 | CPython standard library, twenty further modules (`STDLIB_TRAIN_ONLY`) | PSF | — | 12-line chunks (code; training only) |
@@ -333,8 +333,9 @@ LOCOMO_PARTS = ("train", "train", "tune", "eval", "eval")  # by conversation: wh
 
 def locomo() -> Iterator[Row | None]:
     """The conversation turns of the LoCoMo dev split (five conversations): ordinary conversation, the text agents
-    save all day. Whole conversations are held apart (`LOCOMO_PARTS`): the evaluated turns come from two
-    conversations, between other people, that neither training nor tuning saw. Its questions are never read."""
+    save all day, and the observations noted about its speakers. Whole conversations are held apart
+    (`LOCOMO_PARTS`): the evaluated turns come from two conversations, between other people, that neither training
+    nor tuning saw. Its questions are never read."""
     f = SHARED / "data" / "locomo-dev.json"
     if not f.exists():
         return
@@ -345,9 +346,22 @@ def locomo() -> Iterator[Row | None]:
                 continue
             for t in turns:
                 if isinstance(t, dict) and isinstance(t.get("text"), str):
-                    r = _row(t["text"], 0, "locomo", "conversation", f"conv{c}/{key}")
-                    yield r and Row(*(getattr(r, k) for k in ("text", "label", "source", "family", "group",
-                                                              "lang")), LOCOMO_PARTS[c % len(LOCOMO_PARTS)])
+                    yield _pinned(_row(t["text"], 0, "locomo", "conversation", f"conv{c}/{key}"), c)
+        # The observations (short facts about a person, as an agent notes them): memory-like text, same parts.
+        for key, people in (conv.get("observation") or {}).items():
+            for person, facts in (people or {}).items():
+                for k, fact in enumerate(facts):
+                    if isinstance(fact, list) and fact and isinstance(fact[0], str):
+                        yield _pinned(_row(fact[0], 0, "locomo", "observation", f"conv{c}/{key}"), c)
+                        if k % 2 == 0:  # the same fact as an agent writes it down about its user
+                            about = re.sub(rf"\b{re.escape(person)}\b", "the user", fact[0])
+                            yield _pinned(_row(about[0].upper() + about[1:], 0, "locomo", "observation",
+                                               f"conv{c}/{key}"), c)
+
+
+def _pinned(r: Row | None, conversation: int) -> Row | None:
+    return r and Row(r.text, r.label, r.source, r.family, r.group, r.lang,
+                     LOCOMO_PARTS[conversation % len(LOCOMO_PARTS)])
 
 
 def promptwl() -> Iterator[Row | None]:

@@ -49,6 +49,7 @@ ENC_LR = 0.02
 ENC_CAP = 800  # benign rows per (source, family) the encoder model learns from
 ROUTE_RECALL = 0.99  # the n-gram score from which the encoder is asked: this share of tune attacks reach it
 HOLD_BUDGET = 0.01  # the encoder's hold threshold: the lowest that holds at most this share of tune benign rows
+NGRAM_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)  # candidate weights of the n-gram evidence in the encoder layer's score
 CONVERSATION_BUDGET = 0.002  # ... and at most this share of the tune split's conversation turns (LoCoMo)
 REFUSE_GAP = 0.15
 N_REFUSE_FLOOR = 0.6  # the n-gram refuses alone only at a score no lower than this
@@ -167,7 +168,8 @@ def main() -> None:
     }, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
     encoder.MODEL.write_text(json.dumps({
         "about": f"service/gates/encoder.py; {about}", "train_rows": len(train),
-        "train_accuracy": round(eacc, 4), "thresholds": encoder_t, "bias": ebias, "weights": eweights,
+        "train_accuracy": round(eacc, 4), "ngram_weight": encoder_t.pop("ngram_weight"), "thresholds": encoder_t,
+        "bias": ebias, "weights": eweights,
     }, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"thresholds: n-gram {ngram_t}, encoder {encoder_t} -> {MODEL.name}, {encoder.MODEL.name}")
 
@@ -204,21 +206,29 @@ def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, fl
                     and ((s1 >= t) & full & (y == 0)).sum() == 0], default=0.99)
     alone = (s1 >= n_refuse) & full
     asked = ((s1 >= route) | other) & ~alone
-    s2 = np.zeros(len(judged))  # the encoder reads only the rows routed to it
-    idx = np.flatnonzero(asked)
-    x = vectors([judged[i].text for i in idx])
-    s2[idx] = 1 / (1 + np.exp(-np.clip(x @ np.array(eweights) + ebias, -60, 60)))
+    idx = np.flatnonzero(asked)  # the encoder reads only the rows routed to it
+    z_enc = np.zeros(len(judged))
+    z_enc[idx] = vectors([judged[i].text for i in idx]) @ np.array(eweights) + ebias
     benign = int((y == 0).sum())
     talk = np.array([r.source == "locomo" for r in judged])
-    e_hold = min([t for t in grid if (asked & (s2 >= t) & (y == 0)).sum() <= HOLD_BUDGET * benign
-                  and (asked & (s2 >= t) & talk).sum() <= CONVERSATION_BUDGET * max(1, talk.sum())], default=0.99)
-    e_refuse = min([t for t in grid if t >= e_hold + REFUSE_GAP and (asked & (s2 >= t) & (y == 0)).sum() == 0],
-                   default=0.99)
-    caught = alone | (asked & (s2 >= e_hold))
+
+    def cut(w_ngram: float) -> tuple[float, float, np.ndarray, np.ndarray]:
+        """The encoder layer's thresholds with the n-gram evidence weighted `w_ngram`; its scores; what it catches."""
+        s2 = 1 / (1 + np.exp(-np.clip(z_enc + w_ngram * encoder.logit(s1), -60, 60)))
+        hold = min([t for t in grid if (asked & (s2 >= t) & (y == 0)).sum() <= HOLD_BUDGET * benign
+                    and (asked & (s2 >= t) & talk).sum() <= CONVERSATION_BUDGET * max(1, talk.sum())], default=0.99)
+        refuse = min([t for t in grid if t >= hold + REFUSE_GAP and (asked & (s2 >= t) & (y == 0)).sum() == 0],
+                     default=0.99)
+        return hold, refuse, s2, alone | (asked & (s2 >= hold))
+
+    # The weight of the n-gram evidence: the one of NGRAM_WEIGHTS that catches most tune attacks (ties: the least).
+    w_ngram = max(NGRAM_WEIGHTS, key=lambda w: (cut(w)[3][y == 1].sum(), -w))
+    e_hold, e_refuse, s2, caught = cut(w_ngram)
     print(f"tune: {len(judged)} judged rows ({int(y.sum())} attacks the patterns pass); the encoder asked for "
-          f"{asked[y == 0].mean():.1%} of benign, {asked[y == 1].mean():.1%} of attacks; caught {caught[y == 1].mean():.1%}"
-          f" of those attacks, held or refused {caught[y == 0].mean():.2%} of benign")
-    return {"hold_at": route, "refuse_at": n_refuse}, {"hold_at": e_hold, "refuse_at": e_refuse}
+          f"{asked[y == 0].mean():.1%} of benign, {asked[y == 1].mean():.1%} of attacks; n-gram weight {w_ngram}; "
+          f"caught {caught[y == 1].mean():.1%} of those attacks, held or refused {caught[y == 0].mean():.2%} of benign")
+    return ({"hold_at": route, "refuse_at": n_refuse},
+            {"hold_at": e_hold, "refuse_at": e_refuse, "ngram_weight": w_ngram})
 
 if __name__ == "__main__":
     main()

@@ -9,7 +9,8 @@ weights are `encoder_model.json` beside this file, trained by scripts/train_inje
 as the n-gram model: what it learned from English attacks carries to the languages the encoder aligns.
 
 It reads a window of the text (`window`): NFKC of the first `HEAD` and last `TAIL` characters. It is asked only where
-the n-gram model is unsure (service/gates/pipeline.py), so an ordinary save never pays for it.
+the n-gram model is unsure (service/gates/pipeline.py), so an ordinary save never pays for it; its score then adds the
+n-gram model's evidence to its own (log-odds, the n-gram's weighted by `ngram_weight`, chosen on the tune split).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def window(text: str) -> str:
     (never empty: the encoder's answer for an empty string is its answer for a space)."""
     if len(text) > HEAD + TAIL:
         text = text[:HEAD] + "\n" + text[-TAIL:]
-    # Lone surrogates (a str may hold them; UTF-8 cannot) become U+FFFD before the tokenizer sees them.
+    # Lone surrogates (a str may hold them; UTF-8 cannot) become "?" before the tokenizer sees them.
     text = text.encode("utf-8", "replace").decode("utf-8")
     return unicodedata.normalize("NFKC", text) or " "
 
@@ -67,26 +68,31 @@ def embed(texts: Sequence[str]) -> np.ndarray:
 
 
 @cache
-def _classifier() -> tuple[float, np.ndarray]:
+def _classifier() -> tuple[float, np.ndarray, float]:
     data = json.loads(MODEL.read_text(encoding="utf-8"))
-    return float(data["bias"]), np.asarray(data["weights"], dtype=np.float64)
+    return float(data["bias"]), np.asarray(data["weights"], dtype=np.float64), float(data.get("ngram_weight", 0.0))
 
 
 @cache
 def recommended() -> dict[str, float]:
-    """The cascade's thresholds as training chose them on its tune split: `route_at` (the n-gram score from which
-    the encoder is asked), `hold_at` and `refuse_at` (the encoder's)."""
+    """The encoder layer's thresholds as training chose them on its tune split: `hold_at` and `refuse_at`."""
     return {k: float(v) for k, v in json.loads(MODEL.read_text(encoding="utf-8"))["thresholds"].items()}
 
 
-def probability(vectors: np.ndarray) -> np.ndarray:
-    """P(injection) for encoder vectors (training and evaluation share it with `score`)."""
-    bias, weights = _classifier()
-    z = np.clip(vectors @ weights + bias, -60.0, 60.0)
-    return np.asarray(1.0 / (1.0 + np.exp(-z)))
+def logit(p: np.ndarray | float) -> np.ndarray:
+    q = np.clip(p, 1e-6, 1 - 1e-6)
+    return np.asarray(np.log(q / (1 - q)))
 
 
-def score(text: str) -> float:
-    """P(injection) for `text`, in [0, 1]."""
-    p = float(probability(embed([text]))[0])
+def probability(vectors: np.ndarray, ngram: np.ndarray | float | None = None) -> np.ndarray:
+    """P(injection) for encoder vectors, with the n-gram model's scores `ngram` added as evidence when given
+    (training and evaluation share it with `score`)."""
+    bias, weights, w_ngram = _classifier()
+    z = vectors @ weights + bias + (0.0 if ngram is None else w_ngram * logit(ngram))
+    return np.asarray(1.0 / (1.0 + np.exp(-np.clip(z, -60.0, 60.0))))
+
+
+def score(text: str, ngram: float | None = None) -> float:
+    """P(injection) for `text`, in [0, 1]; `ngram`: the n-gram model's score of it, added as evidence."""
+    p = float(probability(embed([text]), ngram)[0])
     return p if math.isfinite(p) else 1.0

@@ -94,7 +94,7 @@ def judge(text: str, norm: Normal, limits: Thresholds) -> Verdict:
         return Verdict("refuse", "ngram", p)
     if p < limits.hold_at and not detector.other_script(text):
         return Verdict("pass", "ngram", p)
-    q = encoder.score(text)
+    q = encoder.score(text, p)
     if q >= limits.encoder_refuse_at:
         return Verdict("refuse", "encoder", q)
     return Verdict("hold" if q >= limits.encoder_hold_at else "pass", "encoder", q)
