@@ -15,7 +15,7 @@ Sources (the allowed training packages; licences as their packages declare them)
 | agentdojo 0.1.35 | MIT | fixed jailbreak templates x injection-task goals | user-task prompts; string fields of the suites' environment.yaml (emails, files, posts), and its records as JSON |
 | agent-memory-guard 0.3.3 | MIT | values written by its malicious bench scenarios | its benign scenarios |
 | blastcontain-drill 0.2.0 | MIT (data: JailbreakBench, MIT) | — | benign-behaviors.csv (requests that look harmful and are not) |
-| mimesis 22.2.0 | MIT | — | its Chinese text provider's sentences, quotes and answers (datasets/zh/text.json) |
+| mimesis 22.2.0 | MIT | — | its Chinese text provider's sentences, quotes and answers (datasets/zh/text.json); its English questions, sentences and quotes, and word sequences drawn from its English word list (datasets/en/text.json) |
 | jieba 0.42.1 (sdist) | MIT | — | the sentences of its test suite; word sequences drawn by frequency from its dictionary (generic Chinese text) |
 | promptwl 0.3.2 | MIT | its red-team wordlists (not `tokens/`), among them the same core attacks in ten languages (`multilingual/`: Chinese, Japanese, Spanish, Russian, Arabic, Hindi, ...) | — |
 | chatterbot-corpus 1.3.3 | BSD-3-Clause | — | small-talk conversation turns in a score of languages (Chinese and traditional Chinese among them) |
@@ -511,6 +511,26 @@ def mimesis_zh() -> Iterator[Row | None]:
                 yield _row(t, 0, "mimesis", f"zh_{key}", f"{key}{j // 4}", "zh")
 
 
+EN_SALAD = 800  # word sequences drawn from mimesis's English word list
+
+
+def mimesis_en() -> Iterator[Row | None]:
+    """mimesis's English text provider: the questions people ask (Quora-style), its sentences and quotes, and word
+    sequences drawn from its word list (generic English, as jieba's word sequences are generic Chinese)."""
+    import random
+
+    doc = json.loads((_pkg("mimesis") / "mimesis/datasets/en/text.json").read_text(encoding="utf-8"))
+    for key, per in (("questions", 25), ("text", 4), ("quotes", 4)):
+        for j, t in enumerate(doc.get(key) or []):
+            if isinstance(t, str):
+                yield _row(t, 0, "mimesis", f"en_{key}", f"en_{key}{j // per}", "en")
+    words = [w for w in doc.get("words") or [] if isinstance(w, str)]
+    r = random.Random(7)
+    for j in range(EN_SALAD):
+        text = " ".join(r.choices(words, k=r.randint(8, 60))).capitalize() + r.choice(".!?")
+        yield _row(text, 0, "mimesis", "en_word_sequence", f"en_salad{j // 10}", "en")
+
+
 JIEBA_SALAD = 800  # word sequences drawn from jieba's dictionary
 
 
@@ -547,7 +567,7 @@ def zh_synthetic() -> Iterator[Row | None]:
 
 LOADERS = (pyrit, spikee, raginject, garak_multilingual, agentdojo, agent_memory_guard, blastcontain_drill,
            locomo, shared_seeds, mimesis_zh, jieba_zh, stdlib_code, project_code, json_documents, project_seeds,
-           zh_synthetic, stdlib_code_train, promptwl, chatterbot, zh_translated)
+           zh_synthetic, stdlib_code_train, promptwl, chatterbot, zh_translated, mimesis_en)
 
 
 def load() -> list[Row]:

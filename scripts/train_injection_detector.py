@@ -39,7 +39,6 @@ ROOT = Path(__file__).resolve().parent.parent
 
 MIN_DF = 2  # a feature must occur in two training texts
 L2 = 3e-4
-POS_WEIGHT = 1.0  # class balance
 STEPS = 400
 LR = 0.05
 PRUNE = 0.02
@@ -69,9 +68,17 @@ def _adam(grad: Any, n: int, steps: int, lr: float) -> tuple[np.ndarray, float]:
     return w, b
 
 
-def _balance(y: np.ndarray) -> np.ndarray:
-    pos = y.sum()
-    return np.where(y == 1, POS_WEIGHT * len(y) / (2 * pos), len(y) / (2 * (len(y) - pos)))
+def _balance(rows: list[corpus.Row]) -> np.ndarray:
+    """Row weights that balance the classes within each language (`Row.lang`): attacks and benign rows of a language
+    weigh the same in total, so that a language — English prose, which most public attacks are written in — is not
+    itself read as a sign of attack. A language with one class only keeps weight 1 a row."""
+    count = Counter((r.lang, r.label) for r in rows)
+    w = np.ones(len(rows))
+    for i, r in enumerate(rows):
+        both = count[(r.lang, 0)] and count[(r.lang, 1)]
+        if both:
+            w[i] = (count[(r.lang, 0)] + count[(r.lang, 1)]) / (2 * count[(r.lang, r.label)])
+    return w * len(rows) / w.sum()
 
 
 def train_ngram(rows: list[corpus.Row]) -> tuple[float, dict[str, float], float]:
@@ -88,7 +95,7 @@ def train_ngram(rows: list[corpus.Row]) -> tuple[float, dict[str, float], float]
         val += [scale] * len(cols)
     rr, cc, vv = np.array(r_idx), np.array(c_idx), np.array(val)
     y = np.array([r.label for r in rows], dtype=float)
-    sw = _balance(y)
+    sw = _balance(rows)
 
     def grad(w: np.ndarray, b: float) -> tuple[np.ndarray, float]:
         z = np.bincount(rr, weights=vv * w[cc], minlength=len(y)) + b
@@ -139,7 +146,7 @@ def encoder_sample(rows: list[corpus.Row]) -> list[corpus.Row]:
 
 def train_encoder(rows: list[corpus.Row], x: np.ndarray) -> tuple[float, list[float], float]:
     y = np.array([r.label for r in rows], dtype=float)
-    sw = _balance(y)
+    sw = _balance(rows)
 
     def grad(w: np.ndarray, b: float) -> tuple[np.ndarray, float]:
         err = (1 / (1 + np.exp(-(x @ w + b))) - y) * sw / len(y)
