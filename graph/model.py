@@ -83,7 +83,7 @@ class Artifact(BaseModel):
     approved_at: datetime | None = None
     hold_reason: str | None = None  # why it was stored pending: "suspected_injection" (quarantine)
     hold_score: float | None = None  # the learned detector's score that put it on hold
-    hold_layer: str | None = None  # which of the detector's layers held it: "ngram" or "encoder"
+    hold_layer: str | None = None  # which of the detector's layers held it ("encoder": the n-gram model never holds)
 
     @classmethod
     def from_node(cls, props: dict[str, Any]) -> Artifact:

@@ -184,7 +184,7 @@ class _PublicBase(BaseModel):
     approved_at: datetime | None = None
     hold_reason: str | None = None
     hold_score: float | None = None
-    hold_layer: str | None = None  # the detector's layer that held it ("encoder" or "ngram"), beside its score
+    hold_layer: str | None = None  # the detector's layer that held it ("encoder"), beside its score
 
 
 class MemoryPublic(_PublicBase):

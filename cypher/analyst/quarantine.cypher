@@ -1,6 +1,6 @@
 // Neo4j Browser (table): the records the learned injection detector holds in quarantine in a namespace, and why:
-// the layer that held each (`encoder`, or the `ngram` model) and its score, highest first, with the start of the
-// text. They stay invisible to list, search, recall and context until an operator approves or rejects them
+// the layer that held each (`encoder`: asked where the n-gram model is unsure) and its score, highest first, with the
+// start of the text. They stay invisible to list, search, recall and context until an operator approves or rejects them
 // (POST …/memories/{id}/approve or /reject).
 // :param namespace => '…'
 MATCH (s:Scope {namespace: $namespace})

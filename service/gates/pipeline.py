@@ -12,8 +12,7 @@ cascade of two models, judges each caller text long enough to judge (16 characte
 under 40 the n-gram model never decides alone):
 
 - the n-gram model (service/gates/detector.py, microseconds): at or above `refuse_at` the write is refused like any
-  threat (rule `learned.injection`); below `hold_at` the text passes — most text, so an ordinary save pays nothing
-  more;
+  threat (rule `learned.injection`); below `hold_at` the text passes — most text, which then pays nothing more;
 - in between, where the n-gram model is unsure — and on text in a script it was not trained on (Japanese, Korean,
   Cyrillic, Arabic, ...: `detector.other_script`) — the multilingual encoder (service/gates/encoder.py, milliseconds)
   decides: at or above `encoder_refuse_at` refused (rule `learned.injection`, layer `encoder`), at or above
