@@ -88,7 +88,7 @@ def train_ngram(rows: list[corpus.Row]) -> tuple[float, dict[str, float], float]
     index = {f: i for i, f in enumerate(vocab)}
     r_idx, c_idx, val = [], [], []
     for i, fs in enumerate(feats):
-        cols = [index[f] for f in fs if f in index]
+        cols = sorted(index[f] for f in fs if f in index)  # a fixed order: the same sums whatever the hash seed
         scale = 1.0 / np.sqrt(max(len(fs), 1))  # the scorer divides by all of the text's features
         r_idx += [i] * len(cols)
         c_idx += cols
@@ -184,7 +184,7 @@ def main() -> None:
 def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, float], ebias: float,
                       eweights: list[float]) -> tuple[dict[str, float], dict[str, float]]:
     """The cascade's default thresholds, read off the *tune* split (neither trained on nor evaluated), for the texts
-    the cascade judges (service/gates/pipeline.py `judge`: the patterns passed them, `detector.SHORT_CHARS` or more):
+    the cascade judges (service/gates/pipeline.py `judge`: the patterns passed them, `detector.long_enough`):
     - the n-gram `hold_at` (from which the encoder is asked): the highest at which ROUTE_RECALL of the tune attacks
       still reach the encoder or an n-gram refusal;
     - the n-gram `refuse_at`: the lowest, at least N_REFUSE_FLOOR and REFUSE_GAP above `hold_at`, that no tune
@@ -194,7 +194,6 @@ def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, fl
       above that no routed tune benign text reaches."""
     import math
 
-    from service.gates.detector import SHORT_CHARS
     from service.gates.threat import scan
 
     def p1(text: str) -> float:
@@ -202,16 +201,15 @@ def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, fl
         z = bias + sum(weights.get(f, 0.0) for f in fs) / math.sqrt(max(len(fs), 1))
         return 1 / (1 + math.exp(-max(-60.0, min(60.0, z))))
 
-    judged = [r for r in tune if long_enough(r.text, SHORT_CHARS) and scan(r.text) is None]
+    judged = [r for r in tune if long_enough(r.text) and scan(r.text) is None]
     s1 = np.array([p1(r.text) for r in judged])
-    full = np.array([long_enough(r.text) for r in judged])  # the n-gram model may refuse these alone
     other = np.array([other_script(r.text) for r in judged])  # the encoder reads these whatever the n-gram score
     y = np.array([r.label for r in judged])
     grid = [round(0.01 * i, 2) for i in range(1, 100)]
     route = max([t for t in grid if ((s1 >= t) | other)[y == 1].mean() >= ROUTE_RECALL], default=0.01)
     n_refuse = min([t for t in grid if t >= max(N_REFUSE_FLOOR, route + REFUSE_GAP)
-                    and ((s1 >= t) & full & (y == 0)).sum() == 0], default=0.99)
-    alone = (s1 >= n_refuse) & full
+                    and ((s1 >= t) & (y == 0)).sum() == 0], default=0.99)
+    alone = s1 >= n_refuse
     asked = ((s1 >= route) | other) & ~alone
     idx = np.flatnonzero(asked)  # the encoder reads only the rows routed to it
     z_enc = np.zeros(len(judged))

@@ -28,8 +28,7 @@ __all__ = ["HEAD", "TAIL", "features", "long_enough", "other_script", "recommend
 
 MODEL = Path(__file__).with_name("detector_model.json")
 HEAD, TAIL = normal.HEAD, normal.TAIL
-MIN_CHARS = 40  # shorter texts (tags, keys, titles, one-line notes) carry too little for the model to decide alone
-SHORT_CHARS = 16  # from here to MIN_CHARS the model only asks the encoder (service/gates/pipeline.py); below, no one
+MIN_CHARS = 40  # shorter texts (tags, keys, titles, one-line notes) carry too little for the model
 _WIDE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")  # kana, CJK, hangul
 WIDE_WEIGHT = 3  # one CJK character says about what a short English word does
 
@@ -37,14 +36,14 @@ _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t
 _PUNCT = re.compile(r"[^a-z0-9\u3400-\u9fff\uf900-\ufaff]")
 
 
-def long_enough(text: str, floor: int = MIN_CHARS) -> bool:
-    """Whether `text` has at least `floor` characters, counting each CJK / kana / hangul character as WIDE_WEIGHT (a
-    14-character Chinese instruction carries as much as a 40-character English one; counted in plain characters,
-    most Chinese injections were too short to be scored at all)."""
+def long_enough(text: str) -> bool:
+    """Whether the model scores `text`: at least MIN_CHARS, counting each CJK / kana / hangul character as
+    WIDE_WEIGHT (a 14-character Chinese instruction carries as much as a 40-character English one; counted in
+    plain characters, most Chinese injections were too short to be scored at all)."""
     n = len(text)
-    if n >= floor:
+    if n >= MIN_CHARS:
         return True
-    return n + (WIDE_WEIGHT - 1) * len(_WIDE.findall(text)) >= floor
+    return n + (WIDE_WEIGHT - 1) * len(_WIDE.findall(text)) >= MIN_CHARS
 
 
 # Scripts the model has (almost) no training text in: Greek, Cyrillic, Armenian, Hebrew, Arabic, Indic, Thai, Lao,

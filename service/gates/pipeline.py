@@ -8,8 +8,8 @@ transaction (cypher/artifact/save.cypher) against the scope's policy read in tha
 There is no parameter, setting or role that skips a gate.
 
 The threat scan has layers: invisible Unicode and pattern families refuse outright; then the learned detector, a
-cascade of two models, judges each caller text long enough to judge (16 characters, a CJK character counting three;
-under 40 the n-gram model never decides alone):
+cascade of two models, judges each caller text long enough to judge (`detector.long_enough`: 40 characters, a CJK
+character counting three):
 
 - the n-gram model (service/gates/detector.py, microseconds): at or above `refuse_at` the write is refused like any
   threat (rule `learned.injection`); below `hold_at` the text passes — most text, which then pays nothing more;
@@ -84,12 +84,11 @@ PASS = Verdict("pass")
 
 
 def judge(text: str, norm: Normal, limits: Thresholds) -> Verdict:
-    """The learned detector's cascade on a text the patterns passed (`norm`: its normal forms, shared with them). A
-    short text (under `detector.MIN_CHARS`, CJK counting three) is never decided by the n-gram model alone."""
-    if not detector.long_enough(text, detector.SHORT_CHARS):
+    """The learned detector's cascade on a text the patterns passed (`norm`: its normal forms, shared with them)."""
+    if not detector.long_enough(text):
         return PASS
     p = detector.score(text, norm)
-    if p >= limits.refuse_at and detector.long_enough(text):
+    if p >= limits.refuse_at:
         return Verdict("refuse", "ngram", p)
     if p < limits.hold_at and not detector.other_script(text):
         return Verdict("pass", "ngram", p)
