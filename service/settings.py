@@ -33,11 +33,15 @@ class Settings(BaseSettings):
     embedder: str | None = Field(None, alias="COGNITION_EMBEDDER")
     # GC (digest/gc.py): per-partition cap on active memories, and TTL reclaims per run.
     gc_max_entries: int | None = Field(10_000, ge=0, alias="COGNITION_GC_MAX_ENTRIES")
-    # The learned injection detector (service/gates/pipeline.py): refuse at or above, quarantine (pending,
-    # hold_reason suspected_injection) at or above; unset: the thresholds training chose on its tune split
-    # (service/gates/detector_model.json). Measured by `make eval-gates`.
+    # The learned injection detector's cascade (service/gates/pipeline.py): the n-gram model refuses at or above
+    # REFUSE_AT and asks the encoder at or above HOLD_AT; the encoder refuses at or above ENCODER_REFUSE_AT and
+    # quarantines (pending, hold_reason suspected_injection) at or above ENCODER_HOLD_AT. Unset: the thresholds
+    # training chose on its tune split (service/gates/detector_model.json, encoder_model.json). `make eval-gates`.
     injection_refuse_at: float | None = Field(None, ge=0.0, le=1.0, alias="COGNITION_INJECTION_REFUSE_AT")
     injection_hold_at: float | None = Field(None, ge=0.0, le=1.0, alias="COGNITION_INJECTION_HOLD_AT")
+    injection_encoder_refuse_at: float | None = Field(None, ge=0.0, le=1.0,
+                                                      alias="COGNITION_INJECTION_ENCODER_REFUSE_AT")
+    injection_encoder_hold_at: float | None = Field(None, ge=0.0, le=1.0, alias="COGNITION_INJECTION_ENCODER_HOLD_AT")
     gc_ttl_batch: int = Field(500, ge=1, alias="COGNITION_GC_TTL_BATCH")
     # Neo4j Browser (service/http/browser_guide): the Browser `cognition explain` and the cleanup view link to
     # (default: the managed instance's, else port 7474 on the Bolt host), and origins besides loopback allowed to

@@ -70,7 +70,7 @@ class EdgeType(StrEnum):
 SERVICE_OWNED = frozenset({
     "recall_count", "accessed_at", "status", "stale", "conflicted", "revision",
     "support", "lineage", "invalidation", "cleanup",
-    "approved_by", "approved_at", "hold_reason", "hold_score",
+    "approved_by", "approved_at", "hold_reason", "hold_score", "hold_layer",
 })
 
 # The context call's surfaces and their arms, in answer order.

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from service.gates import normal
 
-__all__ = ["HEAD", "TAIL", "features", "long_enough", "recommended", "score"]
+__all__ = ["HEAD", "TAIL", "features", "long_enough", "other_script", "recommended", "score"]
 
 MODEL = Path(__file__).with_name("detector_model.json")
 HEAD, TAIL = normal.HEAD, normal.TAIL
@@ -44,6 +44,21 @@ def long_enough(text: str) -> bool:
     if n >= MIN_CHARS:
         return True
     return n + (WIDE_WEIGHT - 1) * len(_WIDE.findall(text)) >= MIN_CHARS
+
+
+# Scripts the model has (almost) no training text in: Greek, Cyrillic, Armenian, Hebrew, Arabic, Indic, Thai, Lao,
+# Georgian, Hangul, kana. Its score on such text says little; the cascade asks the encoder instead.
+_OTHER_SCRIPT = re.compile(r"[\u0370-\u058f\u0590-\u08ff\u0900-\u0dff\u0e00-\u0eff\u10a0-\u10ff\u1100-\u11ff"
+                           r"\u3040-\u30ff\uac00-\ud7af]")
+OTHER_SHARE = 0.3
+
+
+def other_script(text: str) -> bool:
+    """Whether at least OTHER_SHARE of the first HEAD characters that are not spaces are in a script the model was
+    (almost) not trained on (`_OTHER_SCRIPT`)."""
+    head = text[:HEAD]
+    n = len(head) - sum(map(head.count, " \n\t"))
+    return n > 0 and len(_OTHER_SCRIPT.findall(head)) >= OTHER_SHARE * n
 
 
 # Letters and digits to bytes "a" and "d" (everything else, and each non-ASCII character's "?", to a space): a

@@ -7,13 +7,21 @@ threat and an engine-state dump reports the threat. Write approval is evaluated 
 transaction (cypher/artifact/save.cypher) against the scope's policy read in that same round trip.
 There is no parameter, setting or role that skips a gate.
 
-The threat scan has layers: invisible Unicode and pattern families refuse outright; then the
-learned detector (service/gates/detector.py) scores each caller text long enough to judge
-(`detector.long_enough`: 40 characters, a CJK character counting three): at or
-above `refuse_at` the write is refused like any threat (rule `learned.injection`); at or above `hold_at` the
-record is stored `pending` with `hold_reason: suspected_injection` and its score — quarantined, invisible to
-list, search, recall and context until an operator approves it. The thresholds are settings
-(COGNITION_INJECTION_REFUSE_AT / _HOLD_AT); the scan itself has no switch.
+The threat scan has layers: invisible Unicode and pattern families refuse outright; then the learned detector, a
+cascade of two models, judges each caller text long enough to judge (`detector.long_enough`: 40 characters, a CJK
+character counting three):
+
+- the n-gram model (service/gates/detector.py, microseconds): at or above `refuse_at` the write is refused like any
+  threat (rule `learned.injection`); below `hold_at` the text passes — most text, which then pays nothing more;
+- in between, where the n-gram model is unsure — and on text in a script it was not trained on (Japanese, Korean,
+  Cyrillic, Arabic, ...: `detector.other_script`) — the multilingual encoder (service/gates/encoder.py, milliseconds)
+  decides: at or above `encoder_refuse_at` refused (rule `learned.injection`, layer `encoder`), at or above
+  `encoder_hold_at` the record is stored `pending` with `hold_reason: suspected_injection`, its `hold_score` and
+  `hold_layer: encoder` — quarantined, invisible to list, search, recall and context until an operator approves it;
+  below, it passes.
+
+The thresholds are settings (COGNITION_INJECTION_REFUSE_AT / _HOLD_AT / _ENCODER_REFUSE_AT / _ENCODER_HOLD_AT; unset,
+the ones training chose on its tune split); the scan itself has no switch.
 """
 
 from __future__ import annotations
@@ -22,47 +30,89 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from graph.errors import Invalid
 from graph.model import Family
 from service import metrics
-from service.gates import detector
+from service.gates import detector, encoder
+from service.gates.normal import Normal
 from service.gates.quality import check_quality
 from service.gates.threat import scan_normal
 
 HOLD_REASON = "suspected_injection"
 LEARNED_RULE = "learned.injection"
+Layer = Literal["ngram", "encoder"]
 
 
 @dataclass(frozen=True, slots=True)
 class Thresholds:
-    """The learned detector's two cuts: refuse at or above `refuse_at`, quarantine at or above `hold_at`."""
+    """The learned detector's cuts: the n-gram model refuses at or above `refuse_at` and asks the encoder at or above
+    `hold_at`; the encoder refuses at or above `encoder_refuse_at` and quarantines at or above `encoder_hold_at`."""
 
     refuse_at: float
     hold_at: float
+    encoder_refuse_at: float = 1.0
+    encoder_hold_at: float = 1.0
 
     @classmethod
-    def of(cls, refuse_at: float | None = None, hold_at: float | None = None) -> Thresholds:
-        """The thresholds a setting names (None: the ones training chose on its tune split)."""
+    def of(cls, refuse_at: float | None = None, hold_at: float | None = None, encoder_refuse_at: float | None = None,
+           encoder_hold_at: float | None = None) -> Thresholds:
+        """The thresholds the settings name (None: the ones training chose on its tune split)."""
         default_refuse, default_hold = detector.recommended()
-        refuse_at = default_refuse if refuse_at is None else refuse_at
-        hold_at = default_hold if hold_at is None else hold_at
-        if not 0.0 <= hold_at <= refuse_at <= 1.0:
+        enc = encoder.recommended()
+        made = cls(default_refuse if refuse_at is None else refuse_at, default_hold if hold_at is None else hold_at,
+                   enc["refuse_at"] if encoder_refuse_at is None else encoder_refuse_at,
+                   enc["hold_at"] if encoder_hold_at is None else encoder_hold_at)
+        if not 0.0 <= made.hold_at <= made.refuse_at <= 1.0:
             raise ValueError("injection thresholds need 0 <= hold_at <= refuse_at <= 1")
-        return cls(refuse_at, hold_at)
+        if not 0.0 <= made.encoder_hold_at <= made.encoder_refuse_at <= 1.0:
+            raise ValueError("injection thresholds need 0 <= encoder_hold_at <= encoder_refuse_at <= 1")
+        return made
 
 
-def threat_decision(text: str, thresholds: Thresholds) -> str:
-    """What the threat scan makes of one text: "refuse", "hold" or "pass" (for the evaluation script)."""
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What the learned detector makes of one text, and which layer said so with what score (None: not scored)."""
+
+    decision: Literal["refuse", "hold", "pass"]
+    layer: Layer | None = None
+    score: float | None = None
+
+
+PASS = Verdict("pass")
+
+
+def judge(text: str, norm: Normal, limits: Thresholds) -> Verdict:
+    """The learned detector's cascade on a text the patterns passed (`norm`: its normal forms, shared with them)."""
+    if not detector.long_enough(text):
+        return PASS
+    p = detector.score(text, norm)
+    if p >= limits.refuse_at:
+        return Verdict("refuse", "ngram", p)
+    if p < limits.hold_at and not detector.other_script(text):
+        return Verdict("pass", "ngram", p)
+    q = encoder.score(text, p)
+    if q >= limits.encoder_refuse_at:
+        return Verdict("refuse", "encoder", q)
+    return Verdict("hold" if q >= limits.encoder_hold_at else "pass", "encoder", q)
+
+
+def threat_decision(text: str, thresholds: Thresholds) -> Verdict:
+    """What the threat scan makes of one text (for the evaluation script): a pattern or invisible-Unicode hit is
+    `Verdict("refuse")` (no layer, no score); otherwise the learned detector's verdict."""
     hit, norm = scan_normal(text)
     if hit is not None:
-        return "refuse"
-    if not detector.long_enough(text):
-        return "pass"
-    p = detector.score(text, norm)
-    if p >= thresholds.refuse_at:
-        return "refuse"
-    return "hold" if p >= thresholds.hold_at else "pass"
+        return Verdict("refuse")
+    return judge(text, norm, thresholds)
+
+
+@dataclass(frozen=True, slots=True)
+class Hold:
+    """Why a record is quarantined: the layer that held it and its score."""
+
+    score: float
+    layer: Layer
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,10 +145,10 @@ class GateRefusal(Invalid):
         self.content_sha256 = content_sha256
 
 
-def screen(candidates: Sequence[Candidate], limits: Thresholds) -> dict[int, float]:
+def screen(candidates: Sequence[Candidate], limits: Thresholds) -> dict[int, Hold]:
     """Run the threat scan, then the content-quality gate; raise the first refusal. Returns the candidates
-    the learned detector holds (index -> score): the caller stores those `pending` (quarantine)."""
-    holds: dict[int, float] = {}
+    the learned detector holds (index -> the highest-scoring hold): the caller stores those `pending` (quarantine)."""
+    holds: dict[int, Hold] = {}
     for i, c in enumerate(candidates):
         for name, text in c.texts.items():
             hit, norm = scan_normal(text)  # NFKC + casefold once, for the scan and the detector
@@ -107,15 +157,15 @@ def screen(candidates: Sequence[Candidate], limits: Thresholds) -> dict[int, flo
                                   offset=hit.offset, content_sha256=c.fingerprint(),
                                   message=f"refused by the threat scan ({hit.rule_id}) in {name} at "
                                           f"character {hit.offset}")
-            if not detector.long_enough(text):
-                continue
-            p = detector.score(text, norm)
-            if p >= limits.refuse_at:
+            v = judge(text, norm, limits)
+            if v.decision == "refuse" and v.score is not None:
                 raise GateRefusal("threat_pattern_detected", LEARNED_RULE, field_name=name, index=i, offset=None,
                                   content_sha256=c.fingerprint(),
-                                  message=f"refused by the threat scan ({LEARNED_RULE}, score {p:.2f}) in {name}")
-            if p >= limits.hold_at:
-                holds[i] = round(max(p, holds.get(i, 0.0)), 4)
+                                  message=f"refused by the threat scan ({LEARNED_RULE}, {v.layer} layer, score "
+                                          f"{v.score:.2f}) in {name}")
+            if v.decision == "hold" and v.score is not None and v.layer is not None and (
+                    i not in holds or v.score > holds[i].score):
+                holds[i] = Hold(round(v.score, 4), v.layer)
     for i, c in enumerate(candidates):
         # Working state is the scratchpad where engine state belongs; the design exempts the working tier.
         if c.family is Family.working_state:

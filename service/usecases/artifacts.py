@@ -17,7 +17,7 @@ from graph import artifacts as repo
 from graph import scopes as scopes_repo
 from graph.errors import Conflict, Forbidden, Invalid, NotFound, PreconditionFailed
 from graph.model import ADVISORY, KERNELS, LABELS, VALID_TIME, Artifact, EdgeType, Family
-from service.gates.pipeline import HOLD_REASON, LEARNED_RULE, Candidate, GateRefusal, screen
+from service.gates.pipeline import HOLD_REASON, LEARNED_RULE, Candidate, GateRefusal, Hold, screen
 from service.gates.provenance import resolve_source
 from service.search import embedding, ranking, scope_index, temporal
 from service.search.ranking import lucene_query
@@ -131,7 +131,7 @@ async def save(rt: Runtime, scope_id: str, drafts: Sequence[Draft], *, actor: st
     for d in drafts:  # validation: a source the key may not claim is refused before any gate runs
         resolve_source(d.source, role)
     check_times(drafts, rt.clock())
-    holds: dict[int, float] = {}
+    holds: dict[int, Hold] = {}
     try:
         holds = screen([candidate(d) for d in drafts], rt.thresholds)
     except GateRefusal as refusal:
@@ -142,9 +142,9 @@ async def save(rt: Runtime, scope_id: str, drafts: Sequence[Draft], *, actor: st
     rows = [to_row(d, scope_id=scope_id, now=now + timedelta(microseconds=i), actor=actor, role=role)
             for i, d in enumerate(drafts)]
     if family is not Family.working_state:  # working state is never served as truth: nothing to quarantine
-        for i, p in holds.items():
+        for i, h in holds.items():
             # Quarantine: save.cypher stores a held row `pending` whatever the write policy says.
-            rows[i]["props"].update(hold_reason=HOLD_REASON, hold_score=p)
+            rows[i]["props"].update(hold_reason=HOLD_REASON, hold_score=h.score, hold_layer=h.layer)
     if family in ADVISORY:  # working state is never searched, so never embedded
         await embedding.embed_rows(rt.embedder, rows)
     # Only an idempotent save needs the request's fingerprint.

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from digest.gc import GCConfig
 from graph.driver import Graph, Neo4jConfig
 from graph.schema import Guard, detect_guard
+from service.gates import encoder
 from service.gates.pipeline import Thresholds
 from service.search import embedding
 from service.search.embedding import Embedder
@@ -60,6 +61,12 @@ def rate_limits(settings: Settings) -> Limits:
 
     return Limits(limit(settings.rate_key_reads), limit(settings.rate_key_writes),
                   limit(settings.rate_namespace_reads), limit(settings.rate_namespace_writes))
+def thresholds(settings: Settings) -> Thresholds:
+    """The learned detector's thresholds the settings name; the encoder is loaded here, at start-up, so the first
+    text that needs it does not wait (~1 s)."""
+    encoder.load()
+    return Thresholds.of(settings.injection_refuse_at, settings.injection_hold_at,
+                         settings.injection_encoder_refuse_at, settings.injection_encoder_hold_at)
 
 
 def gc_config(settings: Settings) -> GCConfig:
@@ -97,7 +104,7 @@ class Runtime:
         guard = guard or await detect_guard(graph, settings.scope_guard)
         return cls(graph, key_cache_ttl=settings.key_cache_ttl, embedder=embedder, scope_guard=guard,
                    indexes=ScopeIndexes(max_bytes=settings.scope_copies_mb * 2**20),
-                   thresholds=Thresholds.of(settings.injection_refuse_at, settings.injection_hold_at),
+                   thresholds=thresholds(settings),
                    gc=gc_config(settings), limiter=RateLimiter(rate_limits(settings)))
 
     def using(self, *, embedder: Embedder | None) -> Runtime:

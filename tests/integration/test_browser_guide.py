@@ -73,7 +73,8 @@ def test_every_query_on_the_guide_is_exactly_an_analyst_file(client: TestClient)
     assert sorted(queries) == sorted(files.values())  # each file once, nothing else, byte for byte
     assert r.text.count("<slide") == 1 + len(browser_guide.SLIDES)
     for title in ("How a digest pass decides", "Why was this archived?", "One pass's outcome",
-                  "A partition's pass history", "A memory's lineage", "GC evictions and their RetentionScore"):
+                  "A partition's pass history", "A memory's lineage", "GC evictions and their RetentionScore",
+                  "Quarantine: what the detector holds, and why"):
         assert title in r.text
     # each parameter a query names is set on its slide
     params = {b.split()[1] for b in blocks if b.startswith(":param ")}

