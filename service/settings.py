@@ -69,3 +69,6 @@ class Settings(BaseSettings):
     rate_namespace_writes: float = Field(0.0, ge=0, alias="COGNITION_RATE_NAMESPACE_WRITES")
     rate_burst_s: float = Field(10.0, gt=0, alias="COGNITION_RATE_BURST_S")
     rate_heartbeat_s: float = Field(5.0, ge=1, alias="COGNITION_RATE_HEARTBEAT_S")
+    # The event feed (docs/events.md): how often each replica numbers newly committed events (s; 0 = only when the
+    # feed is read).
+    events_sequence_s: float = Field(0.15, ge=0, alias="COGNITION_EVENTS_SEQUENCE_S")

@@ -107,6 +107,23 @@ def list_position(cursor: str) -> tuple[datetime, str]:
         raise invalid_cursor() from exc
 
 
+def event_cursor(namespace: str, position: int) -> str:
+    """A feed cursor: after the event at `position` of `namespace` (stable: a position never changes)."""
+    return encode_cursor([namespace, position])
+
+
+def event_position(namespace: str, cursor: str | None) -> int:
+    """The position a feed cursor of `namespace` names (0: none, the start); 422 `invalid_cursor` for anything
+    else, a cursor of another namespace included."""
+    if not cursor:
+        return 0
+    position = decode_cursor(cursor)
+    if not (isinstance(position, list) and len(position) == 2 and position[0] == namespace
+            and isinstance(position[1], int) and not isinstance(position[1], bool) and position[1] >= 0):
+        raise invalid_cursor()
+    return position[1]
+
+
 def view_header(asked: Any, view: Any) -> str:
     """A load's view of time, for its `Cognition-View` header: `current` (current truth: valid now, the store as it
     is), or `as_of=<instant>` and, for a read of the past, `; known_at=<instant>` (`asked`: the caller's

@@ -6,6 +6,7 @@ OPTIONAL MATCH (w)-[:HAS_REVISION]->(r:Revision)
 WITH s, collect(DISTINCT w) AS states, collect(r) AS revisions
 FOREACH (r IN revisions | DETACH DELETE r)
 FOREACH (w IN states | DETACH DELETE w)
-CREATE (:Event {id: $event_id, op: 'clear', at: $now, actor: $actor, scope_id: s.id, family: 'working_state',
+CREATE (:Event:Unsequenced {namespace: s.namespace, db_at: datetime.realtime(),
+                id: $event_id, op: 'clear', at: $now, actor: $actor, scope_id: s.id, family: 'working_state',
                 cleared: size(states)})
 RETURN size(states) AS cleared

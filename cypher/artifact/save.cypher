@@ -13,10 +13,10 @@ WITH s, datetime($now) AS now, apoc.convert.fromJsonMap(coalesce(s.write_policy,
 WITH s, now, [row IN $rows | row {.*, mode: coalesce(policy.by_kind[coalesce(row.props.kind, '')],
                                                  policy.by_family[row.props.family], policy.default, 'auto')}] AS rows
 WITH s, now, rows, [r IN rows WHERE r.mode = 'deny' | r.props.family + coalesce('/' + r.props.kind, '')] AS denied
-OPTIONAL CALL (rows, denied, now) {
-  WITH rows, now WHERE size(denied) = 0
+OPTIONAL CALL (s, rows, denied, now) {
+  WITH s.namespace AS namespace, rows, now WHERE size(denied) = 0
   UNWIND rows AS row
-  WITH row, now, datetime(row.at) AS at
+  WITH namespace, row, now, datetime(row.at) AS at
   CREATE (a:$(row.labels))
   // A row the learned detector holds (props.hold_reason, set by the service) is quarantined: pending.
   SET a = row.props, a.created_at = at, a.updated_at = at, a.accessed_at = at,
@@ -24,14 +24,16 @@ OPTIONAL CALL (rows, denied, now) {
       a.valid_until = datetime(row.times.valid_until),
       a.status = CASE WHEN row.mode = 'require_approval' OR row.props.hold_reason IS NOT NULL
                       THEN 'pending' ELSE 'active' END
-  WITH a, row, now
+  WITH a, row, now, namespace
   CALL (a, now) {
     WITH a AS x, now
     CREATE (x)-[:HAS_REVISION]->(rev:Revision)
     SET rev = {{REVISION_STATE}}, rev.revision = 1, rev.at = now, rev.actor = $actor
   }
-  CREATE (:Event {id: row.event_id, op: 'save', at: now, actor: $actor, scope_id: a.scope_id,
-                  artifact_id: a.id, family: a.family, revision: 1, status: a.status})
+  // The feed's event (:Unsequenced until the sequencer numbers it: cypher/events/sequence.cypher).
+  CREATE (:Event:Unsequenced {id: row.event_id, op: 'save', at: now, actor: $actor, scope_id: a.scope_id,
+                              artifact_id: a.id, family: a.family, revision: 1, status: a.status,
+                              hold_reason: a.hold_reason, namespace: namespace, db_at: datetime.realtime()})
   WITH a, row, now
   // Supersession at save time (INV-MEM-30): a new active memory that negates an older, non-negating
   // active memory with the same subject, in the same scope, whose validity began before the new one's, closes

@@ -17,6 +17,7 @@ WITH a, a.tier = 'role' AND coalesce(a.recall_count, 0) = 0
         AND coalesce(a.accessed_at, a.created_at) <= $stale_before AS stale
 WHERE coalesce(a.stale, false) <> stale
 SET a.stale = stale
-CREATE (:Event {id: randomUUID(), op: CASE WHEN stale THEN 'stale' ELSE 'fresh' END, at: $now, actor: $actor,
+CREATE (:Event:Unsequenced {namespace: $namespace, db_at: datetime.realtime(),
+                id: randomUUID(), op: CASE WHEN stale THEN 'stale' ELSE 'fresh' END, at: $now, actor: $actor,
                 scope_id: a.scope_id, artifact_id: a.id, family: a.family})
 RETURN count(a) AS changed

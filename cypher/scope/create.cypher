@@ -11,5 +11,6 @@ CREATE (ak)-[:HAS_REVISION]->(:Revision {artifact_id: ak.id, scope_id: $id, revi
                                          actor: $actor})
 CREATE (wk)-[:HAS_REVISION]->(:Revision {artifact_id: wk.id, scope_id: $id, revision: 1, content: '', at: $now,
                                          actor: $actor})
-CREATE (:Event {id: $event_id, op: 'scope_create', at: $now, actor: $actor, scope_id: $id})
+CREATE (:Event:Unsequenced {namespace: $namespace, db_at: datetime.realtime(),
+                id: $event_id, op: 'scope_create', at: $now, actor: $actor, scope_id: $id})
 RETURN s {.*, agent_kernel_id: ak.id, world_kernel_id: wk.id} AS scope

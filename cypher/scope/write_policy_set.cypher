@@ -2,5 +2,6 @@
 // $event_id
 MATCH (s:Scope {id: $id}) WHERE s.deleting IS NULL
 SET s.write_policy = $policy
-CREATE (:Event {id: $event_id, op: 'write_policy', at: $now, actor: $actor, scope_id: s.id, policy: $policy})
+CREATE (:Event:Unsequenced {namespace: s.namespace, db_at: datetime.realtime(),
+                id: $event_id, op: 'write_policy', at: $now, actor: $actor, scope_id: s.id, policy: $policy})
 RETURN s.write_policy AS policy

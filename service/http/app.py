@@ -24,6 +24,7 @@ from service.http.routes import (
     browser_guide,
     context,
     digest,
+    events,
     gc,
     graph_export,
     health,
@@ -35,6 +36,7 @@ from service.http.routes import (
 from service.mcp.endpoint import PATH as MCP_PATH
 from service.mcp.endpoint import McpEndpoint
 from service.settings import Settings
+from service.usecases import events as feed
 from service.usecases import limits, warmup
 from service.usecases.keys import ensure_first_key
 from service.usecases.runtime import Runtime, neo4j_config
@@ -104,7 +106,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 print(f"[cognition] first operator key (holds every namespace; shown once, store it now):\n"
                       f"    {first}", file=sys.stderr, flush=True)
             laps("keys")
-            async with mcp.serving(rt), limits.heartbeat(graph, rt.limiter, every_s=settings.rate_heartbeat_s):
+            async with mcp.serving(rt), limits.heartbeat(graph, rt.limiter, every_s=settings.rate_heartbeat_s), \
+                    feed.sequencer(graph, every_s=settings.events_sequence_s):
                 settle_heap()
                 laps("heap")
                 print(f"[cognition] started in {laps.total():.2f} s: {laps}", file=sys.stderr, flush=True)
@@ -143,6 +146,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(digest.router)
     app.include_router(gc.router)
     app.include_router(graph_export.router)
+    app.include_router(events.router)
     app.include_router(browser_guide.router)  # open: query text for Neo4j Browser, no data
     app.router.routes.append(Route(MCP_PATH, mcp, include_in_schema=False))  # ASGI: every method, own auth
     return app
