@@ -69,7 +69,8 @@ async def generate_first(tx: AsyncManagedTransaction, *, id: str, key_hash: str,
 
 
 # Path parameters that name something living in one namespace, and the query answering which.
-NAMESPACE_OF = {"scope_id": "keys/scope_namespace", "pass_id": "keys/pass_namespace"}
+NAMESPACE_OF = {"scope_id": "keys/scope_namespace", "pass_id": "keys/pass_namespace",
+                "webhook_id": "keys/webhook_namespace"}
 
 
 async def namespace_of(tx: AsyncManagedTransaction, param: str, id: str) -> str | None:

@@ -72,3 +72,12 @@ class Settings(BaseSettings):
     # The event feed (docs/events.md): how often each replica numbers newly committed events (s; 0 = only when the
     # feed is read).
     events_sequence_s: float = Field(0.15, ge=0, alias="COGNITION_EVENTS_SEQUENCE_S")
+    # Webhooks (docs/events.md#webhooks): how often each replica looks for due webhooks, how long a receiver may
+    # take, the retry backoff (doubling from BACKOFF_S up to BACKOFF_MAX_S), a worker's lease on a webhook, and the
+    # most events one delivery round sends.
+    webhook_poll_s: float = Field(0.5, ge=0, alias="COGNITION_WEBHOOK_POLL_S")  # 0 = no delivery worker here
+    webhook_timeout_s: float = Field(10.0, gt=0, alias="COGNITION_WEBHOOK_TIMEOUT_S")
+    webhook_backoff_s: float = Field(1.0, gt=0, alias="COGNITION_WEBHOOK_BACKOFF_S")
+    webhook_backoff_max_s: float = Field(600.0, gt=0, alias="COGNITION_WEBHOOK_BACKOFF_MAX_S")
+    webhook_lease_s: float = Field(60.0, gt=0, alias="COGNITION_WEBHOOK_LEASE_S")
+    webhook_batch: int = Field(100, ge=1, le=1000, alias="COGNITION_WEBHOOK_BATCH")

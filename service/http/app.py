@@ -16,6 +16,8 @@ from graph.schema import Guard, apply_schema
 from service import LOADED_AT
 from service.http import docs, errors, observe
 from service.http.causal import Causal
+from service.http.deliveries import DeliveryConfig
+from service.http.deliveries import worker as delivery_worker
 from service.http.deps import authorize, document_access
 from service.http.direct import DirectSave
 from service.http.limits import BodySizeLimit
@@ -32,6 +34,7 @@ from service.http.routes import (
     keys,
     portability,
     scopes,
+    webhooks,
 )
 from service.mcp.endpoint import PATH as MCP_PATH
 from service.mcp.endpoint import McpEndpoint
@@ -107,7 +110,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                       f"    {first}", file=sys.stderr, flush=True)
             laps("keys")
             async with mcp.serving(rt), limits.heartbeat(graph, rt.limiter, every_s=settings.rate_heartbeat_s), \
-                    feed.sequencer(graph, every_s=settings.events_sequence_s):
+                    feed.sequencer(graph, every_s=settings.events_sequence_s), \
+                    delivery_worker(rt, DeliveryConfig.of(settings)):
                 settle_heap()
                 laps("heap")
                 print(f"[cognition] started in {laps.total():.2f} s: {laps}", file=sys.stderr, flush=True)
@@ -147,6 +151,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(gc.router)
     app.include_router(graph_export.router)
     app.include_router(events.router)
+    app.include_router(webhooks.router)
     app.include_router(browser_guide.router)  # open: query text for Neo4j Browser, no data
     app.router.routes.append(Route(MCP_PATH, mcp, include_in_schema=False))  # ASGI: every method, own auth
     return app

@@ -73,6 +73,7 @@ _WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # write. Routes added later are covered by the default.
 _RULES: tuple[tuple[frozenset[str], re.Pattern[str], Operation], ...] = (
     (_WRITE_METHODS | {"GET", "HEAD"}, re.compile(r"^/v1/keys(/|$)"), Operation.manage_keys),
+    (_WRITE_METHODS | {"GET", "HEAD"}, re.compile(r"^/v1/webhooks(/|$)"), Operation.manage_webhooks),
     (frozenset({"POST"}), re.compile(r"/(approve|reject)$"), Operation.approve),
     (frozenset({"POST"}), re.compile(r"^/v1/scopes/import$"), Operation.import_scope),
     (_WRITE_METHODS, re.compile(r"/write-policy$"), Operation.set_policy),

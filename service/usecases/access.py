@@ -89,6 +89,7 @@ class Operation(StrEnum):
     run_passes = "run_passes"  # digest and GC passes: operators
     import_scope = "import_scope"  # a scope from a file: operators
     manage_keys = "manage_keys"  # create, list and revoke API keys: operators
+    manage_webhooks = "manage_webhooks"  # register, list, delete and replay webhooks, read their deliveries: operators
 
 
 ALL_ROLES = frozenset(ROLES)
@@ -97,7 +98,7 @@ OPERATORS = frozenset({OPERATOR})
 ROLES_FOR: dict[Operation, frozenset[str]] = {
     Operation.read: ALL_ROLES, Operation.write: WRITERS, Operation.approve: OPERATORS,
     Operation.set_policy: OPERATORS, Operation.run_passes: OPERATORS, Operation.import_scope: OPERATORS,
-    Operation.manage_keys: OPERATORS,
+    Operation.manage_keys: OPERATORS, Operation.manage_webhooks: OPERATORS,
 }
 
 

@@ -23,6 +23,13 @@ from service.settings import Settings
 from tests.conftest import BOOTSTRAP_KEY, MintKey, OnGraph, OnRuntime, unique
 from tests.served import Served
 
+# Webhook retries in tests: small backoff, short timeouts and leases, for the in-process app and every served
+# process alike (they inherit this environment), whichever replica's worker delivers.
+for _name, _value in (("COGNITION_WEBHOOK_POLL_S", "0.2"), ("COGNITION_WEBHOOK_TIMEOUT_S", "1"),
+                      ("COGNITION_WEBHOOK_BACKOFF_S", "0.2"), ("COGNITION_WEBHOOK_BACKOFF_MAX_S", "1"),
+                      ("COGNITION_WEBHOOK_LEASE_S", "5")):
+    os.environ.setdefault(_name, _value)
+
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tests that stop or restart Neo4j go last (in their collected order): nothing after them meets a Neo4j
