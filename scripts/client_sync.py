@@ -16,7 +16,8 @@ SOURCE = ROOT / "cognition" / "client" / "aio.py"
 TARGET = ROOT / "cognition" / "client" / "sync.py"
 NAMES = {
     "AsyncCognition": "Cognition", "AsyncFamily": "Family", "AsyncScopes": "Scopes", "AsyncKernels": "Kernels",
-    "AsyncEdges": "Edges", "AsyncDigest": "Digest", "AsyncCore": "SyncCore", "AsyncBaseTransport": "BaseTransport",
+    "AsyncEdges": "Edges", "AsyncDigest": "Digest", "AsyncEvents": "Events", "AsyncWebhooks": "Webhooks",
+    "AsyncCore": "SyncCore", "AsyncBaseTransport": "BaseTransport",
 }
 HEADER = "# Generated from cognition/client/aio.py by scripts/client_sync.py (`make client-sync`): do not edit.\n"
 

@@ -249,3 +249,38 @@ def gc_run(fields: dict[str, Any]) -> Call[m.PassOutcome]:
 
 def whoami() -> Call[m.WhoAmI]:
     return Call("GET", "/v1/whoami", model(m.WhoAmI), safe=True)
+
+
+# ---- the event feed and webhooks ------------------------------------------------------------------------------
+
+def events_page(namespace: str, after: str | None, limit: int | None) -> Call[m.EventPage]:
+    return Call("GET", "/v1/events", model(m.EventPage), params={"namespace": namespace, "after": after,
+                                                                  "limit": limit}, safe=True)
+
+
+def webhook_create(namespace: str, url: str, kinds: list[str] | None, after: str | None) -> Call[m.WebhookCreated]:
+    req = build(m.WebhookCreate, None, {"namespace": namespace, "url": url,
+                                        **({"kinds": kinds} if kinds else {}), **({"after": after} if after else {})})
+    return Call("POST", "/v1/webhooks", model(m.WebhookCreated), json=body(req))
+
+
+def webhook_list() -> Call[m.WebhookList]:
+    return Call("GET", "/v1/webhooks", model(m.WebhookList), safe=True)
+
+
+def webhook_get(webhook_id: str) -> Call[m.WebhookPublic]:
+    return Call("GET", f"/v1/webhooks/{seg(webhook_id)}", model(m.WebhookPublic), safe=True)
+
+
+def webhook_delete(webhook_id: str) -> Call[m.WebhookPublic]:
+    return Call("DELETE", f"/v1/webhooks/{seg(webhook_id)}", model(m.WebhookPublic), safe=True)
+
+
+def webhook_replay(webhook_id: str, after: str) -> Call[m.WebhookPublic]:
+    return Call("POST", f"/v1/webhooks/{seg(webhook_id)}/replay", model(m.WebhookPublic),
+                json=body(build(m.WebhookReplay, None, {"after": after})), safe=True)
+
+
+def webhook_deliveries(webhook_id: str, limit: int | None) -> Call[m.DeliveryList]:
+    return Call("GET", f"/v1/webhooks/{seg(webhook_id)}/deliveries", model(m.DeliveryList),
+                params={"limit": limit}, safe=True)

@@ -135,6 +135,10 @@ class SyncCore:
             self.sleep(wait)
             attempt += 1
 
+    def pause(self, seconds: float) -> None:
+        """Wait (a follow iterator between polls)."""
+        self.sleep(seconds)
+
     def close(self) -> None:
         self.http.close()
 
@@ -172,6 +176,10 @@ class AsyncCore:
                 raise errors.from_response(response)
             await asyncio.sleep(wait)
             attempt += 1
+
+    async def pause(self, seconds: float) -> None:
+        """Wait (a follow iterator between polls)."""
+        await asyncio.sleep(seconds)
 
     async def close(self) -> None:
         await self.http.aclose()

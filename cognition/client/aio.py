@@ -208,6 +208,70 @@ class AsyncDigest:
         return await self._core.run(calls.gc_run(fields))
 
 
+class AsyncEvents:
+    """A namespace's event feed: what changed, in order, each change once (ids and metadata, never content)."""
+
+    def __init__(self, core: AsyncCore) -> None:
+        self._core = core
+
+    async def page(self, namespace: str, *, after: str | None = None, limit: int | None = None) -> m.EventPage:
+        """One page of the events after the cursor `after` (from the first without one); `next` goes on."""
+        return await self._core.run(calls.events_page(namespace, after, limit))
+
+    async def iterate(self, namespace: str, *, after: str | None = None,
+                page_size: int = 100) -> AsyncIterator[m.EventPublic]:
+        """Every event after `after` that exists now, page after page. Keep the last event's `cursor` to resume."""
+        while True:
+            page = await self.page(namespace, after=after, limit=page_size)
+            for event in page.items:
+                yield event
+            if not page.items:
+                return
+            after = page.next
+
+    async def follow(self, namespace: str, *, after: str | None = None, page_size: int = 100,
+               poll: float = 1.0) -> AsyncIterator[m.EventPublic]:
+        """The events after `after`, then each new one as it happens, waiting `poll` seconds while nothing is new;
+        never ends (break out of the loop). Keep the last event's `cursor` to resume after a restart."""
+        while True:
+            page = await self.page(namespace, after=after, limit=page_size)
+            for event in page.items:
+                yield event
+            after = page.next
+            if not page.more:
+                await self._core.pause(poll)
+
+
+class AsyncWebhooks:
+    """Webhooks (operators): endpoints that receive a namespace's events, signed (Standard Webhooks)."""
+
+    def __init__(self, core: AsyncCore) -> None:
+        self._core = core
+
+    async def create(self, namespace: str, url: str, *, kinds: list[str] | None = None,
+               after: str | None = None) -> m.WebhookCreated:
+        """Register `url` for the namespace's events (of `kinds`, or all), from now on or after the cursor
+        `after`. The answer's `secret` is shown this once."""
+        return await self._core.run(calls.webhook_create(namespace, url, kinds, after))
+
+    async def list(self) -> m.WebhookList:
+        return await self._core.run(calls.webhook_list())
+
+    async def get(self, webhook_id: str) -> m.WebhookPublic:
+        return await self._core.run(calls.webhook_get(webhook_id))
+
+    async def delete(self, webhook_id: str) -> m.WebhookPublic:
+        return await self._core.run(calls.webhook_delete(webhook_id))
+
+    async def replay(self, webhook_id: str, after: str) -> m.WebhookPublic:
+        """Deliver every event after the cursor `after` again, in order."""
+        return await self._core.run(calls.webhook_replay(webhook_id, after))
+
+    async def deliveries(self, webhook_id: str, *, limit: int | None = None) -> m.DeliveryList:
+        """The webhook's delivery attempts, newest first."""
+        return await self._core.run(calls.webhook_deliveries(webhook_id, limit))
+
+
 class AsyncCognition:
     """The client: `with Cognition(…) as client:`, or `async with AsyncCognition(…) as client:`. No request is
     made until you call an operation.
@@ -228,6 +292,8 @@ class AsyncCognition:
                               transport=transport)
         self.scopes = AsyncScopes(self._core)
         self.digest = AsyncDigest(self._core)
+        self.events = AsyncEvents(self._core)
+        self.webhooks = AsyncWebhooks(self._core)
 
     @property
     def base_url(self) -> str:

@@ -6,6 +6,17 @@ from __future__ import annotations
 
 from cognition.schemas.context import ContextRequest, ContextResponse
 from cognition.schemas.digest import DecisionPublic, DigestPassCreate, GCRunCreate, PassOutcome, PassPublic
+from cognition.schemas.events import (
+    DeliveryList,
+    DeliveryPublic,
+    EventPage,
+    EventPublic,
+    WebhookCreate,
+    WebhookCreated,
+    WebhookList,
+    WebhookPublic,
+    WebhookReplay,
+)
 from cognition.schemas.records import (
     ArtifactPublic,
     Cleared,
@@ -55,7 +66,9 @@ from cognition.schemas.scopes import (
 )
 
 __all__ = [
-    "ArtifactPublic", "Cleared", "ContextRequest", "ContextResponse", "DecisionPublic", "Deleted", "DigestPassCreate",
+    "ArtifactPublic", "Cleared", "ContextRequest", "ContextResponse", "DecisionPublic", "Deleted", "DeliveryList",
+    "DeliveryPublic", "DigestPassCreate", "EventPage", "EventPublic", "WebhookCreate", "WebhookCreated",
+    "WebhookList", "WebhookPublic", "WebhookReplay",
     "EdgeCreate", "EdgePublic", "GCRunCreate", "History", "HistoryItem", "Items", "KernelPublic", "KernelUpdate",
     "KeyCreate", "KeyCreated", "KeyList", "KeyPublic", "KnowledgeCreate", "KnowledgePublic", "KnowledgeUpdate",
     "MemoryBatch", "MemoryCreate", "MemoryPublic", "MemoryUpdate", "Page", "PassOutcome", "PassPublic", "ScopeCreate",

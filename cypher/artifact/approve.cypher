@@ -13,9 +13,11 @@ WITH a, locked.status AS was, {{CHANGE_AT}} AS at
 OPTIONAL CALL (a, was, at) {
   WITH a, at WHERE was = 'pending'
   SET a.status = 'active', a.updated_at = at, a.accessed_at = $now, a.approved_by = $actor, a.approved_at = at
-  CREATE (feed_ev:Event:Unsequenced {id: $event_id, op: 'approve', at: at, actor: $actor, scope_id: a.scope_id, artifact_id: a.id,
+  CREATE (feed_ev:Event:Unsequenced {id: $event_id, op: 'approve',
+           at: at, actor: $actor, scope_id: a.scope_id, artifact_id: a.id,
                   family: a.family, reason: $reason})
-  SET feed_ev.namespace = COLLECT { MATCH (ns_s:Scope {id: feed_ev.scope_id}) RETURN ns_s.namespace }[0], feed_ev.db_at = datetime.realtime()
+  SET feed_ev.namespace = COLLECT { MATCH (ns_s:Scope {id: feed_ev.scope_id}) RETURN ns_s.namespace }[0],
+      feed_ev.db_at = datetime.realtime()
   RETURN a {.*, embedding: null, relations: [(a)-[r:RELATES_TO]->(b) | {type: r.type, to_id: b.id}]} AS approved
 }
 RETURN a IS NOT NULL AS found, was, approved

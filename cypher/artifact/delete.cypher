@@ -27,9 +27,11 @@ OPTIONAL CALL (a, at, go, dependents) {
   SET a:Tombstone
   SET a = {id: a.id, scope_id: a.scope_id, family: family, status: 'removed', removed_at: at,
            removed_by: $actor, reason: $reason}
-  CREATE (feed_ev:Event:Unsequenced {id: $event_id, op: 'delete', at: at, actor: $actor, scope_id: a.scope_id, artifact_id: a.id,
+  CREATE (feed_ev:Event:Unsequenced {id: $event_id, op: 'delete',
+           at: at, actor: $actor, scope_id: a.scope_id, artifact_id: a.id,
                   family: family, reason: $reason, detached: dependents})
-  SET feed_ev.namespace = COLLECT { MATCH (ns_s:Scope {id: feed_ev.scope_id}) RETURN ns_s.namespace }[0], feed_ev.db_at = datetime.realtime()
+  SET feed_ev.namespace = COLLECT { MATCH (ns_s:Scope {id: feed_ev.scope_id}) RETURN ns_s.namespace }[0],
+      feed_ev.db_at = datetime.realtime()
   RETURN true AS deleted
 }
 RETURN a IS NOT NULL AS found, a.family AS family, dependents, coalesce(deleted, false) AS deleted

@@ -15,9 +15,11 @@ WITH a, locked.status AS was, coalesce(locked.source, 'agent') IN ['tool', 'web'
 OPTIONAL CALL (a, was, untrusted, endorsed, at) {
   WITH a, at WHERE was = 'active' AND untrusted AND NOT endorsed
   SET a.approved_by = $actor, a.approved_at = at, a.updated_at = at
-  CREATE (feed_ev:Event:Unsequenced {id: $event_id, op: 'approve', at: at, actor: $actor, scope_id: a.scope_id, artifact_id: a.id,
+  CREATE (feed_ev:Event:Unsequenced {id: $event_id, op: 'approve',
+           at: at, actor: $actor, scope_id: a.scope_id, artifact_id: a.id,
                   family: a.family, reason: $reason, source: a.source})
-  SET feed_ev.namespace = COLLECT { MATCH (ns_s:Scope {id: feed_ev.scope_id}) RETURN ns_s.namespace }[0], feed_ev.db_at = datetime.realtime()
+  SET feed_ev.namespace = COLLECT { MATCH (ns_s:Scope {id: feed_ev.scope_id}) RETURN ns_s.namespace }[0],
+      feed_ev.db_at = datetime.realtime()
   RETURN a {.*, embedding: null, relations: [(a)-[r:RELATES_TO]->(b) | {type: r.type, to_id: b.id}]} AS approved
 }
 RETURN a IS NOT NULL AS found, was, untrusted, endorsed, approved

@@ -12,6 +12,7 @@ CALL (x) {
           conflicted: r.conflicted} AS item
   UNION ALL
   MATCH (e:Event {artifact_id: x.id}) WHERE e.scope_id = x.scope_id AND ($known_at IS NULL OR e.at <= $known_at)
-  RETURN e {type: 'event', .*} AS item
+  // the event's audit fields; its place in the namespace's feed (numbered after commit) is the feed's business
+  RETURN apoc.map.removeKeys(e {type: 'event', .*}, ['position', 'kind', 'namespace', 'db_at']) AS item
 }
 RETURN item ORDER BY item.at, item.type DESC, coalesce(item.revision, 0)

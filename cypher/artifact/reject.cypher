@@ -20,9 +20,11 @@ OPTIONAL CALL (a, was, at) {
   SET a:Tombstone
   SET a = {id: a.id, scope_id: a.scope_id, family: family, status: 'removed', removed_at: at,
            removed_by: $actor, reason: 'rejected'}
-  CREATE (feed_ev:Event:Unsequenced {id: $event_id, op: 'reject', at: at, actor: $actor, scope_id: a.scope_id, artifact_id: a.id,
+  CREATE (feed_ev:Event:Unsequenced {id: $event_id, op: 'reject',
+           at: at, actor: $actor, scope_id: a.scope_id, artifact_id: a.id,
                   family: family, content_sha256: hash, reason: $reason})
-  SET feed_ev.namespace = COLLECT { MATCH (ns_s:Scope {id: feed_ev.scope_id}) RETURN ns_s.namespace }[0], feed_ev.db_at = datetime.realtime()
+  SET feed_ev.namespace = COLLECT { MATCH (ns_s:Scope {id: feed_ev.scope_id}) RETURN ns_s.namespace }[0],
+      feed_ev.db_at = datetime.realtime()
   RETURN true AS rejected
 }
 RETURN a IS NOT NULL AS found, was, coalesce(rejected, false) AS rejected

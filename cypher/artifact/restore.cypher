@@ -13,9 +13,11 @@ OPTIONAL CALL (a, was, at) {
   WITH a, at WHERE was = 'archived'
   SET a.status = 'active', a.restored_at = at, a.updated_at = at
   REMOVE a.archived_at, a.archived_by
-  CREATE (feed_ev:Event:Unsequenced {id: $event_id, op: 'restore', at: at, actor: $actor, scope_id: a.scope_id, artifact_id: a.id,
+  CREATE (feed_ev:Event:Unsequenced {id: $event_id, op: 'restore',
+           at: at, actor: $actor, scope_id: a.scope_id, artifact_id: a.id,
                   family: a.family, reason: $reason})
-  SET feed_ev.namespace = COLLECT { MATCH (ns_s:Scope {id: feed_ev.scope_id}) RETURN ns_s.namespace }[0], feed_ev.db_at = datetime.realtime()
+  SET feed_ev.namespace = COLLECT { MATCH (ns_s:Scope {id: feed_ev.scope_id}) RETURN ns_s.namespace }[0],
+      feed_ev.db_at = datetime.realtime()
   RETURN a {.*, embedding: null, relations: [(a)-[r:RELATES_TO]->(b) | {type: r.type, to_id: b.id}]} AS restored
 }
 RETURN a IS NOT NULL AS found, was, restored

@@ -44,9 +44,11 @@ OPTIONAL CALL (a, current, denied, ordered, at) {
     SET rev = {{REVISION_STATE}}, rev.revision = current + 1, rev.at = at, rev.actor = $actor
     FOREACH (p IN CASE WHEN prev IS NULL THEN [] ELSE [prev] END | CREATE (rev)-[:PREVIOUS]->(p))
   }
-  CREATE (feed_ev:Event:Unsequenced {id: $event_id, op: 'update', at: at, actor: $actor, scope_id: a.scope_id, artifact_id: a.id,
+  CREATE (feed_ev:Event:Unsequenced {id: $event_id, op: 'update',
+           at: at, actor: $actor, scope_id: a.scope_id, artifact_id: a.id,
                   family: a.family, revision: current + 1})
-  SET feed_ev.namespace = COLLECT { MATCH (ns_s:Scope {id: feed_ev.scope_id}) RETURN ns_s.namespace }[0], feed_ev.db_at = datetime.realtime()
+  SET feed_ev.namespace = COLLECT { MATCH (ns_s:Scope {id: feed_ev.scope_id}) RETURN ns_s.namespace }[0],
+      feed_ev.db_at = datetime.realtime()
   RETURN a {.*, embedding: null, relations: [(a)-[r:RELATES_TO]->(b) | {type: r.type, to_id: b.id}]} AS updated
 }
 RETURN a IS NOT NULL AS found, denied, current, ordered, updated

@@ -43,7 +43,8 @@ CALL (p, l, decisions, start) {
       SET a.status = 'archived', a.archived_at = at, a.archived_by = $pass_id, a.updated_at = at
       CREATE (feed_ev:Event:Unsequenced {id: randomUUID(), op: 'archive', at: at, actor: $actor, scope_id: d.scope_id,
                       artifact_id: d.id, family: d.family, reason: d.rule, pass_id: $pass_id})
-      SET feed_ev.namespace = COLLECT { MATCH (ns_s:Scope {id: feed_ev.scope_id}) RETURN ns_s.namespace }[0], feed_ev.db_at = datetime.realtime())
+      SET feed_ev.namespace = COLLECT { MATCH (ns_s:Scope {id: feed_ev.scope_id}) RETURN ns_s.namespace }[0],
+          feed_ev.db_at = datetime.realtime())
     FOREACH (_ IN CASE d.action WHEN 'remove' THEN [1] ELSE [] END |
       FOREACH (rev IN [(a)-[:HAS_REVISION]->(x:Revision) | x] | DETACH DELETE rev)
       REMOVE a:Artifact:Memory:Knowledge:Skill:WorkingState
@@ -52,7 +53,8 @@ CALL (p, l, decisions, start) {
                removed_by: $actor, reason: d.rule, pass_id: $pass_id}
       CREATE (feed_ev:Event:Unsequenced {id: randomUUID(), op: 'remove', at: at, actor: $actor, scope_id: d.scope_id,
                       artifact_id: d.id, family: d.family, reason: d.rule, pass_id: $pass_id})
-      SET feed_ev.namespace = COLLECT { MATCH (ns_s:Scope {id: feed_ev.scope_id}) RETURN ns_s.namespace }[0], feed_ev.db_at = datetime.realtime())
+      SET feed_ev.namespace = COLLECT { MATCH (ns_s:Scope {id: feed_ev.scope_id}) RETURN ns_s.namespace }[0],
+          feed_ev.db_at = datetime.realtime())
     RETURN count(dec) AS applied
   }
   RETURN apoc.convert.toJson(collect(answer)) AS batch, sum(applied) AS applied

@@ -22,8 +22,10 @@ CALL (a, o, prev, was, changed) {
   CREATE (x)-[:HAS_REVISION]->(rev:Revision)
   SET rev = {{REVISION_STATE}}, rev.revision = was.revision + 1, rev.at = changed, rev.actor = $actor
   FOREACH (p IN CASE WHEN prev IS NULL THEN [] ELSE [prev] END | CREATE (rev)-[:PREVIOUS]->(p))
-  CREATE (feed_ev:Event:Unsequenced {id: randomUUID(), op: 'supersede', at: changed, actor: $actor, scope_id: x.scope_id,
+  CREATE (feed_ev:Event:Unsequenced {id: randomUUID(), op: 'supersede',
+           at: changed, actor: $actor, scope_id: x.scope_id,
                   artifact_id: x.id, family: x.family, revision: was.revision + 1, by: a.id,
                   valid_until: x.valid_until})
-  SET feed_ev.namespace = COLLECT { MATCH (ns_s:Scope {id: feed_ev.scope_id}) RETURN ns_s.namespace }[0], feed_ev.db_at = datetime.realtime()
+  SET feed_ev.namespace = COLLECT { MATCH (ns_s:Scope {id: feed_ev.scope_id}) RETURN ns_s.namespace }[0],
+      feed_ev.db_at = datetime.realtime()
 }

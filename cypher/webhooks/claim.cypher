@@ -1,10 +1,10 @@
 // A delivery worker leases the webhooks that are due: not leased (or the lease expired) and whose next attempt is
 // not later than $now. Concurrency rule (lock by write, then read; see artifact/update.cypher): each is locked by a
-// write (in id order: two workers never deadlock) and its lease read after the lock through apoc.any.properties(w),
+// write (the longest due first, so none starves) and its lease read after the lock through apoc.any.properties(w),
 // so of two workers only one takes a webhook. Params: $now, $until (the lease's end), $holder, $limit
 // guards: w.lease_until, w.cursor, w.replays
 MATCH (w:Webhook) WHERE w.next_attempt_at <= $now
-WITH w ORDER BY w.id LIMIT $limit
+WITH w ORDER BY w.next_attempt_at, w.id LIMIT $limit
 SET w._lock = true
 WITH w, apoc.any.properties(w) AS locked
 REMOVE w._lock

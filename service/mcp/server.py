@@ -141,6 +141,8 @@ DESCRIPTIONS = {
     "explain": "Why was this record archived, removed or kept? The digest's decisions about it, each citing its "
                "evidence (the broken reference's path, the superseding memory, the supporters).",
     "list_scopes": "The scopes this API key can use (its namespaces), paged, and the key's role. Start here.",
+    "events": "What changed in a scope since `cursor`, oldest first: saves, updates, deletes, approvals, archives "
+              "and more, with record ids and revisions (never content). Keep next_cursor to read on later.",
 }
 
 
@@ -271,5 +273,11 @@ def build_server(binding: Binding, principal_of: PrincipalOf, *, name: str = "co
                           limit: Annotated[int, Field(description=f"1..{tools.MAX_SCOPES}")] = 50) -> CallToolResult:
         return await guarded(ctx, Operation.read, None,
                              lambda rt, p: tools.list_scopes(rt, p, cursor=cursor, limit=limit))
+
+    @tool("events", read_only=True)
+    async def events(ctx: Context, scope_id: ScopeId, cursor: Cursor = None,
+                     limit: Annotated[int, Field(description=f"1..{tools.MAX_EVENTS}")] = 50) -> CallToolResult:
+        return await guarded(ctx, Operation.read, scope_id,
+                             lambda rt, _: tools.events(rt, scope_id, cursor=cursor, limit=limit))
 
     return server

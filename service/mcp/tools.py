@@ -12,23 +12,34 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from cognition.schemas.events import EventPublic
 from cognition.schemas.records import History, MemoryCreate, MemoryUpdate
 from cognition.schemas.vocabulary import DEFAULT_LIMITS
 from graph.errors import Invalid
 from graph.model import Artifact, Family
 from service.usecases import artifacts as use
 from service.usecases import context, keyed, scopes
+from service.usecases import events as feed
 from service.usecases.access import Principal
 from service.usecases.drafts import change_of, draft_of
 from service.usecases.runtime import Runtime
 from service.usecases.timeview import CURRENT, TimeView
-from service.wire import decode_cursor, encode_cursor, invalid_cursor, pair_position, public
+from service.wire import (
+    decode_cursor,
+    encode_cursor,
+    event_cursor,
+    event_position,
+    invalid_cursor,
+    pair_position,
+    public,
+)
 
 PREVIEW_CHARS = 2000  # per long text field in a list answer
 MAX_SEARCH = 25
 MAX_PER_ARM = 20
 MAX_HISTORY = 50
 MAX_SCOPES = 100
+MAX_EVENTS = 100
 ADVISORY_FAMILIES = [Family.memory, Family.knowledge, Family.skill]  # what get / forget / history / explain reach
 _LONG = ("content", "body", "when_to_use")
 
@@ -156,6 +167,26 @@ async def list_scopes(rt: Runtime, principal: Principal, *, cursor: str | None, 
     nxt = encode_cursor([rows[-1]["namespace"], rows[-1]["id"]]) if more else None
     return {"key": {"key_id": principal.key_id, "role": principal.role, "namespaces": list(principal.namespaces)},
             "items": json.loads(json.dumps(rows, default=_iso)), "next_cursor": nxt}
+
+
+async def events(rt: Runtime, scope_id: str, *, cursor: str | None, limit: int) -> dict[str, Any]:
+    """The scope's changes after `cursor`, oldest first: the scope's part of its namespace's feed (ids and
+    metadata, never content). `next_cursor` goes on from what this call read past, so nothing is seen twice."""
+    n = _limit(limit, MAX_EVENTS)
+    namespace = await rt.auth.scope_namespace(scope_id)
+    if namespace is None:  # deleted since the guard looked
+        return {"items": [], "next_cursor": cursor}
+    page = await feed.read(rt, namespace, after=event_position(namespace, cursor), limit=feed.MAX_PAGE)
+    items: list[dict[str, Any]] = []
+    last = event_position(namespace, cursor)
+    for row in page.events:
+        if len(items) == n:
+            break
+        last = int(row["position"])
+        if row.get("scope_id") == scope_id:
+            items.append(EventPublic.model_validate(
+                {**row, "cursor": event_cursor(namespace, last)}).model_dump(mode="json", exclude_none=True))
+    return {"items": items, "next_cursor": event_cursor(namespace, last)}
 
 
 def _iso(value: Any) -> str:

@@ -194,3 +194,40 @@ def test_the_async_client(served: Served, proxy: FaultyProxy, raw: Driver) -> No
     assert out["listed"] == [out["saved"].id] and out["current"] == 1
     assert _count(raw, out["scope"].id, "async memory about rivers") == 1  # the dropped save wrote once
     assert f"{out['saved'].id}@1" in out["graph"].nodes
+
+
+def test_events_page_iterate_and_follow(cog: Cognition, scope: ScopePublic, served: Served) -> None:
+    memories = cog.memories(scope.id)
+    saved = [memories.save(kind="fact", tier="agent", content=f"client fact {i}").id for i in range(3)]
+    page = cog.events.page(scope.namespace, limit=2)
+    assert [e.kind for e in page.items] == ["scope_create", "save"] and page.more
+    every = list(cog.events.iterate(scope.namespace, page_size=2))
+    assert [e.record_id for e in every[1:]] == saved and [e.position for e in every] == [1, 2, 3, 4]
+    rest = list(cog.events.iterate(scope.namespace, after=every[1].cursor))
+    assert rest == every[2:]
+
+    async def follow() -> list[str]:
+        async with AsyncCognition(served.url, served.key) as c:
+            got: list[str] = []
+            async for event in c.events.follow(scope.namespace, after=every[-1].cursor, poll=0.1):
+                got.append(event.kind)
+                if len(got) == 1:
+                    await c.memories(scope.id).update(saved[0], revision=1, content="client fact changed")
+                if len(got) == 2:
+                    return got
+        return got
+
+    first = memories.save(kind="fact", tier="agent", content="one more")
+    assert asyncio.run(follow()) == ["save", "update"] and first.id
+
+
+def test_webhooks_through_the_client(cog: Cognition, scope: ScopePublic) -> None:
+    hook = cog.webhooks.create(scope.namespace, "http://127.0.0.1:9/hook", kinds=["delete"])
+    assert hook.secret.startswith("whsec_") and hook.kinds == ["delete"]
+    assert any(h.id == hook.id for h in cog.webhooks.list().items)
+    assert cog.webhooks.get(hook.id).cursor == hook.cursor
+    assert cog.webhooks.replay(hook.id, hook.cursor).id == hook.id
+    assert cog.webhooks.deliveries(hook.id).items == []
+    assert cog.webhooks.delete(hook.id).id == hook.id
+    with pytest.raises(NotFound):
+        cog.webhooks.get(hook.id)
