@@ -15,25 +15,34 @@ What is checked afterwards (every acknowledged = the client got a 2xx):
   404), and every fourth is searched for there by its own words and found. Idempotency keys (a retried save goes
   to another replica), leases (digest and GC passes from any replica), recall counts and revisions are checked
   above across all replicas together.
+- the event feed: a consumer process (tests/feed_consumer.py) follows the namespace's feed from the replicas in
+  turn, is SIGKILLed halfway and started again with the cursor it kept, and ends with the whole feed once, in order
+  (positions 1..n without a gap or a repeat) and every acknowledged save's event in it.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import signal
 import statistics
+import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
 from neo4j import Driver
 
+from tests.feed_consumer import read_state
 from tests.served import Served
 
 WORKERS = 8
@@ -106,9 +115,42 @@ class Workload:
                                                              "name": "gated"}))["id"]
             assert c.put(f"/v1/scopes/{self.gated}/write-policy",
                          json={"default": "require_approval"}).status_code == 200
+        self.feed_state = Path(tempfile.mkstemp(prefix="cognition-feed-", suffix=".jsonl")[1])
+        self.consumer: subprocess.Popen[bytes] | None = None
         self.ids: list[str] = []  # acknowledged records of the main scope (some later deleted)
         self.pending: list[str] = []
         self.ids_lock = threading.Lock()
+
+    def start_consumer(self) -> None:
+        """The feed consumer (tests/feed_consumer.py), resuming from its state file."""
+        self.consumer = subprocess.Popen(
+            [sys.executable, "-m", "tests.feed_consumer", str(self.feed_state), self.namespace, self.server.key,
+             *(s.url for s in self.servers)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def kill_consumer(self) -> None:
+        if self.consumer is not None and self.consumer.poll() is None:
+            self.consumer.send_signal(signal.SIGKILL)
+            self.consumer.wait(10)
+
+    def drain_consumer(self, timeout: float = 120.0) -> None:
+        """Until the consumer has read the whole feed as it is now, then stop it."""
+        with self.server.client() as c:
+            head = 0
+            after: str | None = None
+            while True:  # the feed's last position now
+                r = c.get("/v1/events", params={"namespace": self.namespace, "limit": 1000,
+                                                **({"after": after} if after else {})})
+                page = r.json()
+                if not page["items"]:
+                    break
+                head, after = page["items"][-1]["position"], page["next"]
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            _, events = read_state(self.feed_state)
+            if events and events[-1]["position"] >= head:
+                break
+            time.sleep(0.2)
+        self.kill_consumer()
 
     @staticmethod
     def _ok(r: httpx.Response) -> dict[str, Any]:
@@ -301,23 +343,50 @@ class Workload:
 
         threads = [threading.Thread(target=worker, args=(i,), daemon=True) for i in range(WORKERS)]
         started = time.monotonic()
+        self.start_consumer()
         for t in threads:
             t.start()
         injector = faults() if faults is not None else None
+        restarted = False
         while time.monotonic() - started < seconds:
             time.sleep(0.2)
+            if not restarted and time.monotonic() - started > seconds / 2:  # SIGKILL the consumer, resume it
+                self.kill_consumer()
+                self.start_consumer()
+                restarted = True
         if injector is not None:  # the load goes on until every fault has been injected and recovered from
             injector.join(900)
             assert not injector.is_alive(), "the fault injector did not finish"
         stop.set()
         for t in threads:
             t.join(180)
-        return time.monotonic() - started
+        took = time.monotonic() - started
+        self.drain_consumer()
+        return took
+
+
+def check_feed(raw: Driver, w: Workload) -> list[str]:
+    """The consumer's events: the namespace's whole feed once, in order, every acknowledged save in it."""
+    problems: list[str] = []
+    _, events = read_state(w.feed_state)
+    positions = [e["position"] for e in events]
+    if positions != list(range(1, len(positions) + 1)):
+        problems.append(f"feed consumer: positions not 1..n once each ({len(positions)} events)")
+    feed = raw.execute_query("MATCH (e:Event {namespace: $ns}) WHERE e.position IS NOT NULL "
+                             "RETURN e.id AS id ORDER BY e.position", ns=w.namespace).records
+    if [e["id"] for e in events] != [r["id"] for r in feed]:
+        problems.append(f"feed consumer: {len(events)} events, the feed has {len(feed)} (or in another order)")
+    saves = Counter(e["record_id"] for e in events if e["kind"] in ("save", "quarantine"))
+    for key, rid in w.ledger.saved.items():
+        if saves.get(rid) != 1:
+            problems.append(f"feed consumer: acknowledged save {key} -> {rid} seen {saves.get(rid, 0)} times")
+    return problems
 
 
 def check(raw: Driver, w: Workload, *, faults: bool) -> list[str]:
     """The invariants; an empty list when all hold."""
     led, problems = w.ledger, list(w.ledger.bad)
+    problems += check_feed(raw, w)
     scopes = [w.scope, w.gated]
     # Every acknowledged save exists exactly once.
     rows = raw.execute_query("MATCH (n) WHERE n.scope_id IN $scopes AND (n:Artifact OR n:Tombstone) "
@@ -387,7 +456,6 @@ def report(led: Ledger, seconds: float) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """`make soak`: a Neo4j of its own (ports 37687/37474), the served process, the workload, faults, checks."""
-    import os
 
     from neo4j import GraphDatabase
 
