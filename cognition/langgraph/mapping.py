@@ -112,6 +112,18 @@ def _operator(value: Any, op: str, arg: Any) -> bool:
 
 # ---- keys and values ---------------------------------------------------------------------------------------------
 
+def text_leaves(value: Any) -> list[str]:
+    """The strings of a value, depth first in its own order: what the whole value (`$`) indexes. Not its JSON: keys,
+    braces and quotes are not what a user says, and they read to the injection detector as code or markup."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in text_leaves(v)]
+    if isinstance(value, (list, tuple)):
+        return [t for v in value for t in text_leaves(v)]
+    return []
+
+
 def valid_key(key: str) -> bool:
     return 0 < len(key) <= MAX_KEY and not CONTROL.search(key)
 

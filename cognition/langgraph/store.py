@@ -8,8 +8,8 @@ The mapping (docs/langgraph.md):
 - a key is one memory with that key in the scope (`PUT …/memories-by-key?key=`): a put with the same key makes a
   new revision of it, never a second record; `value=None` deletes it (a tombstone, the key free again);
 - a value is a memory of the store's `kind` whose tier follows the TTL; the JSON is the record's `metadata.value`,
-  and the record's `content` (what search and the gates read) is the text at the `index` fields (the whole JSON by
-  default) — "∅" when nothing is indexed;
+  and the record's `content` (what search and the gates read) is the text at the `index` fields (by default the whole
+  value: its string leaves) — "∅" when nothing is indexed;
 - get answers active and pending records (a pending one as a `CognitionItem` whose `status` says so); search sees
   what the service's own list and search see (active records); list_namespaces the namespaces holding an active or
   pending record.
@@ -62,6 +62,7 @@ from cognition.langgraph.mapping import (
     matches,
     search_item,
     subject,
+    text_leaves,
     tier_for_ttl,
     valid_key,
     validate,
@@ -343,6 +344,12 @@ class CognitionStore(BaseStore):
         if not ns:
             raise InvalidNamespaceError("Namespace cannot be empty.")
 
+    @staticmethod
+    def _texts(value: dict[str, Any], path: str | list[str]) -> list[str]:
+        """The text at one index path: LangGraph's `get_text_at_path`, except that the whole value (`$`) is its
+        string leaves rather than its JSON."""
+        return text_leaves(value) if path == "$" else get_text_at_path(value, path)
+
     def _record(self, op: PutOp) -> dict[str, Any]:
         """The memory a put stores (cognition.schemas.records.MemoryCreate)."""
         assert op.value is not None
@@ -350,9 +357,9 @@ class CognitionStore(BaseStore):
         if op.index is False:
             texts: list[str] = []
         elif op.index is None:
-            texts = [t for _, path in self.index_fields for t in get_text_at_path(value, path)]
+            texts = [t for _, path in self.index_fields for t in self._texts(value, path)]
         else:
-            texts = [t for f in op.index for t in get_text_at_path(value, f if f == "$" else tokenize_path(f))]
+            texts = [t for f in op.index for t in self._texts(value, f if f == "$" else tokenize_path(f))]
         content = "\n".join(t for t in texts if t.strip()) or UNINDEXED
         return {"kind": self.kind, "tier": tier_for_ttl(op.ttl), "content": content, "subject": subject(op.key),
                 "tags": ["langgraph"], "metadata": {"value": value}}

@@ -143,11 +143,15 @@ def test_another_tenant_sees_nothing(served: Served, store: CognitionStore, mint
 
 @pytest.fixture(scope="module")
 def strict_served(neo4j_config: Any, served: Served, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """A served process whose learned detector's uncertain band holds HELD (stored pending, quarantined)."""
+    """A served process whose cascade holds HELD (stored pending, quarantined): the n-gram model asks the encoder
+    about it, and the encoder holds whatever it is asked and refuses nothing."""
     p = detector.score(HELD)
     s = Served(neo4j_config, served.key, log=tmp_path_factory.mktemp("strict") / "serve.log",
                extra_env={"COGNITION_INJECTION_REFUSE_AT": str(min(1.0, p + 0.01)),
-                          "COGNITION_INJECTION_HOLD_AT": str(max(0.0, p - 0.01)), "COGNITION_WARM_PLANS": "false"})
+                          "COGNITION_INJECTION_HOLD_AT": str(max(0.0, p - 0.01)),
+                          # the encoder the n-gram model asks holds what it is asked and refuses nothing
+                          "COGNITION_INJECTION_ENCODER_REFUSE_AT": "1.0", "COGNITION_INJECTION_ENCODER_HOLD_AT": "0.0",
+                          "COGNITION_WARM_PLANS": "false"})
     s.start()
     try:
         yield s

@@ -116,6 +116,12 @@ def test_acknowledged_saves_survive_a_neo4j_restart_exactly_once(client: TestCli
     inst = neo4j_local.TEST_INSTANCE
     try:
         time.sleep(1.5)
+        deadline = time.monotonic() + 30  # a slow first save (plans, scope copy) must be acknowledged before the stop
+        while time.monotonic() < deadline:
+            with lock:
+                if any(a.status == 201 for a in history):
+                    break
+            time.sleep(0.1)
         assert neo4j_local.stop(inst)
         stopped_at = time.monotonic()
         time.sleep(4)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from langgraph.store.base import GetOp, InvalidNamespaceError, MatchCondition, PutOp
 from langgraph.store.memory import _compare_values, _does_match
 
-from cognition.langgraph.mapping import does_match, literal_head, matches, subject, tier_for_ttl, validate
+from cognition.langgraph.mapping import does_match, literal_head, matches, subject, text_leaves, tier_for_ttl, validate
 
 scalars = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from(["a", "b", ""]))
 values = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=3),
@@ -76,3 +76,10 @@ def test_subject_is_the_key_or_its_hash() -> None:
     assert subject("tea") == "tea"
     long = subject("x" * 201)
     assert long.startswith("sha256:") and len(long) <= 200 and long != subject("x" * 202)
+
+
+def test_the_whole_value_indexes_its_string_leaves_in_order() -> None:
+    value = {"text": "prefers tea", "n": 3, "meta": {"tags": ["green", 4, {"note": "jasmine"}], "ok": True}, "z": None}
+    assert text_leaves(value) == ["prefers tea", "green", "jasmine"]
+    assert text_leaves({"n": 1, "flag": False}) == [] and text_leaves("x") == ["x"]
+
