@@ -120,12 +120,14 @@ def _retry_delays() -> Any:
 class Graph:
     """The driver plus the database name: runs units of work and translates errors at this boundary."""
 
-    def __init__(self, driver: AsyncDriver, database: str = "neo4j") -> None:
+    def __init__(self, driver: AsyncDriver, database: str = "neo4j", *, chain: bool = True) -> None:
         self.driver = driver
         self.database = database
-        # Every session of this process chains on the one before: a read sees the process's own earlier writes
-        # even where it is routed to another cluster member (`neo4j://`); on one server it costs nothing.
-        self.bookmarks = AsyncGraphDatabase.bookmark_manager()
+        # Through a routing URI (`neo4j://`, a cluster) every session of this process chains on the one before: a
+        # read sees the process's own earlier writes even where it is routed to another member. One server shows
+        # every committed write to every later transaction, so there the chain is left out: it would only wedge
+        # the process behind a store restored from a dump, its own bookmarks naming transactions the store lost.
+        self.bookmarks = AsyncGraphDatabase.bookmark_manager() if chain else None
 
     def _session(self, **kw: Any) -> AsyncSession:
         after = _AFTER.get()
@@ -140,7 +142,7 @@ class Graph:
 
     @classmethod
     def connect(cls, cfg: Neo4jConfig) -> Graph:
-        return cls(make_driver(cfg), cfg.database)
+        return cls(make_driver(cfg), cfg.database, chain=cfg.uri.split("://", 1)[0].startswith("neo4j"))
 
     async def close(self) -> None:
         await self.driver.close()

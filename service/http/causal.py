@@ -4,7 +4,8 @@ is answered only once the database it reads holds that write — on one server a
 waits for it (up to Neo4j's bookmark timeout: then 503 `bookmark_not_reached`). A value the database did not
 issue is 422 `invalid_bookmark`. The Python client sends the newest bookmark it was given on every request.
 
-Within one replica nothing is needed: its sessions chain on each other (graph/driver.py `Graph.bookmarks`).
+Within one replica nothing is needed: on one server every write is visible to every later transaction, and
+through a routing URI the replica's sessions chain on each other (graph/driver.py `Graph.bookmarks`).
 A pure ASGI middleware, around everything the app serves (the direct save and `/mcp` included)."""
 
 from __future__ import annotations

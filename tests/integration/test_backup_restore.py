@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 from neo4j import GraphDatabase
 
 from graph.driver import Graph, Neo4jConfig
@@ -24,7 +25,7 @@ INSTANCE = neo4j_local.TEST_INSTANCE
 @pytest.mark.neo4j_restart
 @pytest.mark.skipif(bool(os.environ.get("COGNITION_TEST_NEO4J_URI")),
                     reason="backs up the managed test instance (unset COGNITION_TEST_NEO4J_URI)")
-def test_backup_then_restore_brings_the_store_back(neo4j_config: Neo4jConfig, client: object, tmp_path: Path,
+def test_backup_then_restore_brings_the_store_back(neo4j_config: Neo4jConfig, client: TestClient, tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     inst, password, cfg = INSTANCE, neo4j_config.password, neo4j_config  # `client`: the schema is applied
     monkeypatch.delenv("NEO4J_URI", raising=False)  # the commands act on the managed instance
@@ -46,7 +47,13 @@ def test_backup_then_restore_brings_the_store_back(neo4j_config: Neo4jConfig, cl
     with GraphDatabase.driver(inst.uri, auth=("neo4j", password)) as d:
         d.execute_query("MATCH (s:Scope {id: $id}) SET s.name = 'changed after the backup'", id=scope_id)
         d.execute_query("CREATE (:Scratch {v: 1})")
+    made = {"namespace": "bk", "cognitive_owner": "o", "name": "after the backup"}
+    assert client.post("/v1/scopes", json=made).status_code == 201  # the live service writes past the dump
     assert cli.main(["restore", str(dump), "--instance", inst.name]) == 0
+    # the service lived through the restore: it answers, not waiting for the transactions the store lost (503
+    # `bookmark_not_reached` after minutes, when its sessions chained on its own bookmarks)
+    r = client.post("/v1/scopes", json={**made, "name": "after the restore"})
+    assert r.status_code == 201, r.text
     with GraphDatabase.driver(inst.uri, auth=("neo4j", password)) as d:
         recs, _, _ = d.execute_query("MATCH (s:Scope {id: $id}) RETURN s.name AS name, "
                                      "COUNT { MATCH (k:Artifact {scope_id: $id}) } AS kernels", id=scope_id)

@@ -1,6 +1,8 @@
 """Webhooks against a real HTTP receiver (a threaded `http.server` in the test): it fails with 500, then times out,
 then comes back — afterwards every event has arrived, in order, each signature verifies, and nothing is lost across
-a SIGKILL and restart of a served replica. Retries use the small backoff tests/integration/conftest.py sets."""
+a SIGKILL and restart of a served replica; a receiver that stops listening for a minute
+(COGNITION_TEST_WEBHOOK_DOWN_S) gets every event once it is back. Retries use the small backoff
+tests/integration/conftest.py sets."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import base64
 import hashlib
 import hmac
 import json
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -54,11 +57,20 @@ class Receiver:
             def log_message(self, *args: Any) -> None:
                 pass
 
+        self.handler = Handler
         self.port = free_port()
-        self.server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        self.up()
+        self.url = f"http://127.0.0.1:{self.port}/hook"
+
+    def up(self) -> None:
+        """Listen (again) on the receiver's port."""
+        self.server = ThreadingHTTPServer(("127.0.0.1", self.port), self.handler)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
-        self.url = f"http://127.0.0.1:{self.port}/hook"
+
+    def down(self) -> None:
+        """Stop listening: the service's connections are refused until `up`."""
+        self.close()
 
     def events(self) -> list[dict[str, Any]]:
         """The events accepted, each once (a repeat after a lost answer has the same webhook-id), in arrival order."""
@@ -160,6 +172,40 @@ def test_deliveries_survive_failures_timeouts_and_a_restart(served: Served, rece
 
         assert c.delete(f"/v1/webhooks/{hook_id}").status_code == 200
         assert c.get(f"/v1/webhooks/{hook_id}").status_code == 404
+
+
+DOWN_S = float(os.environ.get("COGNITION_TEST_WEBHOOK_DOWN_S", "60"))
+
+
+def test_a_receiver_down_for_a_minute_gets_every_event_afterwards(served: Served, receiver: Receiver) -> None:
+    """The receiver stops listening (connections refused) for a minute while changes go on; once it is back, every
+    event arrives, once each in feed order, each signature verifying."""
+    with served.client() as c:
+        s = c.post("/v1/scopes", json={"namespace": unique("ns"), "cognitive_owner": "o", "name": "down"}).json()
+        r = c.post("/v1/webhooks", json={"namespace": s["namespace"], "url": receiver.url})
+        assert r.status_code == 201, r.text
+        secret, hook_id = r.json()["secret"], r.json()["id"]
+        saved = [save(c, s["id"], "before the outage")]
+        wait_for(lambda: len(receiver.events()) == 1, what="the first delivery")
+        receiver.down()
+        down_at = time.monotonic()
+        while time.monotonic() - down_at < DOWN_S:
+            saved.append(save(c, s["id"], f"during the outage {len(saved)}"))
+            time.sleep(DOWN_S / 12)
+        wait_for(lambda: (c.get(f"/v1/webhooks/{hook_id}").json()["failures"] or 0) > 0, what="a refused attempt")
+        assert len(receiver.events()) == 1  # nothing arrived while it was down
+        receiver.up()
+        saved.append(save(c, s["id"], "after the outage"))
+        wait_for(lambda: len(receiver.events()) >= len(saved), what="every event after the outage")
+        got = receiver.events()
+        assert [e["record_id"] for e in got] == saved
+        assert [e["position"] for e in got] == sorted(e["position"] for e in got)
+        with receiver.lock:
+            accepted = list(receiver.accepted)
+        assert all(verify(secret, h, body) for h, body in accepted)
+        log = c.get(f"/v1/webhooks/{hook_id}/deliveries", params={"limit": 1000}).json()["items"]
+        assert any(d["status"] is None and d["error"] for d in log), log  # the refused connections
+        assert c.delete(f"/v1/webhooks/{hook_id}").status_code == 200
 
 
 def test_a_kind_filter_and_webhook_access(client: TestClient, mint_key: MintKey, receiver: Receiver) -> None:
