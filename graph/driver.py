@@ -73,6 +73,10 @@ def make_driver(cfg: Neo4jConfig) -> AsyncDriver:
         max_transaction_retry_time=MAX_RETRY_S,
         liveness_check_timeout=30.0,
         telemetry_disabled=True,  # no TELEMETRY message per transaction (and nothing about us sent to Neo4j)
+        # No notifications: they are advice to a query's author (EXPLAIN shows them), and in a store where a
+        # property key is not yet used (`valid_until` before the first supersession) every list would bring one
+        # back, which the driver formats and logs as a warning on the request's path.
+        notifications_min_severity="OFF",
     )
 
 

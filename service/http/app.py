@@ -20,7 +20,7 @@ from service.http.deliveries import DeliveryConfig
 from service.http.deliveries import worker as delivery_worker
 from service.http.deps import authorize, document_access
 from service.http.direct import DirectSave
-from service.http.limits import BodySizeLimit
+from service.http.limits import BodySizeLimit, RateGate
 from service.http.routes import (
     artifacts,
     browser_guide,
@@ -137,7 +137,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # The import route streams its (large) body itself, under its own limit (service/http/routes/portability.py).
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes, unbuffered=portability.UNBUFFERED)
     app.add_middleware(Causal)  # Cognition-Bookmark in and out (service/http/causal.py)
-    app.add_middleware(observe.RequestObserver)  # outermost: also logs and times the 413s
+    app.add_middleware(RateGate)  # a key over its limit: 429 before anything else (service/http/limits.py)
+    app.add_middleware(observe.RequestObserver)  # outermost: also logs and times the 413s and 429s
     document_access(app)
     for router in HOT_FIRST:
         app.include_router(router)

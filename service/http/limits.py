@@ -1,4 +1,13 @@
-"""Request-body size limit: a body over the limit is refused with 413 `request_too_large` before any route
+"""The request limits at the front of the HTTP stack.
+
+`RateGate`: a `/v1` request of a key this process holds verified (its key cache), whose key bucket of the request's
+class is empty (service/usecases/limits.py), is answered 429 `rate_limited` at once — before its body is read, the
+route matched by the router or any access check: what `authorize` would answer it after all of them, as the bucket
+gives no token to any request of that key and class. So a key hammering the service far over its limit costs each
+refused request a hash and a dictionary look-up, and the other keys' requests keep the process. Requests of a key
+not yet in the cache, and the namespace buckets, are left to `authorize`, which spends the tokens.
+
+`BodySizeLimit`: a body over the limit is refused with 413 `request_too_large` before any route
 or validation sees it. A pure ASGI middleware: the JSON API buffers bodies anyway, so reading the body here
 (and replaying it to the app) costs nothing extra, and works whether or not the client sent Content-Length.
 
@@ -8,10 +17,69 @@ this is the outer bound (`COGNITION_MAX_BODY_BYTES`, default 8 MiB)."""
 from __future__ import annotations
 
 import json
+import re
+from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from service.http.deps import operation_of
+from service.http.errors import domain_response
+from service.usecases.limits import RateLimited
+from service.wire import bearer
+
 DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024
+
+
+class RateGate:
+    """ASGI middleware just inside the request observer (which logs and times its 429s)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"].startswith("/v1/"):
+            app = scope.get("app")
+            rt = getattr(getattr(app, "state", None), "runtime", None)
+            if rt is not None and rt.limiter.on:
+                header = next((v for k, v in scope["headers"] if k == b"authorization"), None)
+                principal = rt.auth.cached(bearer(header.decode("latin-1")) if header is not None else None)
+                if principal is not None:
+                    try:
+                        rt.limiter.check_key(principal.key_id, operation_of(scope["method"], scope["path"]))
+                    except RateLimited as exc:
+                        scope.setdefault("state", {})["key_id"] = principal.key_id  # for the request log
+                        _name_route(app, scope)
+                        await domain_response(exc)(scope, receive, send)
+                        return
+        await self.app(scope, receive, send)
+
+
+class _Named:
+    """What the request observer reads of a matched route: its template."""
+
+    __slots__ = ("path",)
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+
+def _templates(app: Any) -> list[tuple[re.Pattern[str], _Named]]:
+    """The app's `/v1` path templates as patterns, the ones with fewer parameters first (a literal segment wins
+    over a parameter, as the router's declaration order has it), built once from the OpenAPI document."""
+    known = getattr(app.state, "rate_gate_templates", None)
+    if known is None:
+        paths = sorted((p for p in app.openapi()["paths"] if p.startswith("/v1/")), key=lambda p: p.count("{"))
+        known = [(re.compile("^" + re.sub(r"\\{[^}]+\\}", "[^/]+", re.escape(p)) + "$"), _Named(p)) for p in paths]
+        app.state.rate_gate_templates = known
+    return known
+
+
+def _name_route(app: Any, scope: Scope) -> None:
+    """Name the route template for the request log (never the concrete path, which carries ids)."""
+    for pattern, named in _templates(app):
+        if pattern.match(scope["path"]):
+            scope["route"] = named
+            return
 
 
 class BodySizeLimit:

@@ -172,6 +172,16 @@ class Authenticator:
             raise Unauthenticated("this API key was revoked")
         return _principal(row)
 
+    def cached(self, secret: str | None) -> Principal | None:
+        """The key's principal when this process holds it verified and unexpired in its cache; None otherwise
+        (unknown here, expired, revoked, malformed): no round trip, nothing raised. `authenticate` decides those."""
+        if not secret or len(secret) > _MAX_SECRET:
+            return None
+        hit = self._keys.get(hash_secret(secret))
+        if hit is None or hit[0] <= self.clock() or hit[1] is None or hit[1].get("revoked_at") is not None:
+            return None
+        return _principal(hit[1])
+
     def _evict(self, now: float) -> None:
         for h in [h for h, (exp, _) in self._keys.items() if exp <= now]:
             del self._keys[h]

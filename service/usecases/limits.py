@@ -113,21 +113,32 @@ class RateLimiter:
         if namespace is not None:
             wanted.append(("namespace", namespace, lims.namespace_read if kind == "read" else lims.namespace_write))
         now = self.clock()
-        held: list[_Bucket] = []
-        for who, name, limit in wanted:
-            if not limit.on:
-                continue
-            rate, cap = self._sized(limit)
-            bucket = self._bucket((who, name, kind), cap, now)
-            bucket.tokens = min(cap, bucket.tokens + (now - bucket.at) * rate)
-            bucket.at = now
-            if bucket.tokens < 1.0:
-                raise RateLimited(f"too many {kind}s for this {who}: retry later", policy=f"{who}-{kind}",
-                                  retry_after=(1.0 - bucket.tokens) / rate, quota=math.floor(cap),
-                                  window=max(1, math.ceil(cap / rate)))
-            held.append(bucket)
+        held = [self._filled(who, name, kind, limit, now) for who, name, limit in wanted if limit.on]
         for bucket in held:
             bucket.tokens -= 1.0
+
+    def check_key(self, key_id: str, operation: Operation) -> None:
+        """RateLimited when the key's own bucket of the operation's class is empty, spending nothing: the answer
+        `take` gives now to every request of this key and class. The HTTP stack asks it first (service/http/
+        limits.py `RateGate`), so a key over its limit costs a look-up, not a routed and checked request."""
+        if not self.limits.on:
+            return
+        kind = "read" if operation is Operation.read else "write"
+        limit = self.limits.key_read if kind == "read" else self.limits.key_write
+        if limit.on:
+            self._filled("key", key_id, kind, limit, self.clock())
+
+    def _filled(self, who: str, name: str, kind: str, limit: Limit, now: float) -> _Bucket:
+        """The bucket refilled to `now`; RateLimited when it holds less than a token."""
+        rate, cap = self._sized(limit)
+        bucket = self._bucket((who, name, kind), cap, now)
+        bucket.tokens = min(cap, bucket.tokens + (now - bucket.at) * rate)
+        bucket.at = now
+        if bucket.tokens < 1.0:
+            raise RateLimited(f"too many {kind}s for this {who}: retry later", policy=f"{who}-{kind}",
+                              retry_after=(1.0 - bucket.tokens) / rate, quota=math.floor(cap),
+                              window=max(1, math.ceil(cap / rate)))
+        return bucket
 
     def _sized(self, limit: Limit) -> tuple[float, float]:
         rate = limit.rate * self.share

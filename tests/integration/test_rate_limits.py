@@ -99,6 +99,31 @@ def test_burst_then_429_with_headers_reads_counted_apart(limited: Served, tenant
     assert reads.count(200) <= cap(KEY_READS) + refill(KEY_READS, t1) and 429 in reads
 
 
+def test_a_key_over_its_limit_is_refused_before_its_body_or_route(limited: Served, tenant: dict[str, Any]) -> None:
+    """The front gate (service/http/limits.py `RateGate`): once a verified key's bucket is empty, its requests are
+    429 before anything else is read — a body that is not JSON, a scope that does not exist — and the request log
+    names the route template, never the path."""
+    key, scope = tenant["keys"][0], tenant["scope"]
+    answers = [save(limited, key, scope, i).status_code for i in range(cap(KEY_WRITES) + 2)]
+    assert 429 in answers
+    url = f"{limited.url}/v1/scopes/{scope['id']}/memories"
+    r = httpx.post(url, headers={**limited.headers(key), "content-type": "application/json"}, content=b"{not json",
+                   timeout=60)
+    assert_refused(r, "key-write", cap(KEY_WRITES), int(BURST_S))
+    r = httpx.post(f"{limited.url}/v1/scopes/{unique('nope')}/memories", headers=limited.headers(key), timeout=60,
+                   json={"kind": "fact", "tier": "agent", "content": "x"})
+    assert_refused(r, "key-write", cap(KEY_WRITES), int(BURST_S))
+    # its reads, and another key, go on as before: a malformed body is answered by the route again
+    assert read(limited, key, scope).status_code == 200
+    other = tenant["keys"][1]
+    r = httpx.post(url, headers={**limited.headers(other), "content-type": "application/json"}, content=b"{not json",
+                   timeout=60)
+    assert r.status_code == 422, r.text
+    log = limited.log.read_text()
+    assert '"route": "/v1/scopes/{scope_id}/memories", "status": 429' in log
+    assert scope["id"] not in log
+
+
 def test_per_namespace(limited: Served, tenant: dict[str, Any], mint_key: MintKey, client: TestClient) -> None:
     (a, b), scope = tenant["keys"], tenant["scope"]
     t0 = time.monotonic()

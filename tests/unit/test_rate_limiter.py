@@ -101,3 +101,20 @@ def test_never_more_than_the_bucket_allows(rate: float, burst_s: float, gaps: li
         clock.now += gap
         ok += admitted(lim, 1)
         assert ok <= cap + rate * clock.now + 1e-9
+
+
+def test_check_key_answers_what_take_would_and_spends_nothing() -> None:
+    lim, clock = limiter(key_w=1.0, ns_w=1.0, burst_s=3.0)
+    for _ in range(10):
+        lim.check_key("k", W)  # a full bucket: asked as often as you like, nothing spent
+    assert admitted(lim, 5) == 3
+    with pytest.raises(RateLimited) as gate:
+        lim.check_key("k", W)
+    with pytest.raises(RateLimited) as took:
+        lim.take("k", "n", W)
+    assert (gate.value.policy, gate.value.headers()) == (took.value.policy, took.value.headers())
+    lim.check_key("k", R)  # reads apart
+    lim.check_key("other", W)  # other keys apart
+    clock.now += 1.0
+    lim.check_key("k", W)  # a token back: the gate lets it through, `take` spends it
+    assert admitted(lim, 5) == 1
