@@ -28,6 +28,7 @@ from graph.errors import CognitionError
 from service.http.routes.events import public
 from service.settings import Settings
 from service.usecases import events
+from service.usecases.background import running
 from service.usecases.runtime import Runtime
 
 _log = logging.getLogger("cognition.webhooks")
@@ -131,10 +132,5 @@ async def worker(rt: Runtime, cfg: DeliveryConfig) -> AsyncIterator[None]:
                     _log.warning("webhook delivery round failed (%s); trying again", exc.code)
                 await asyncio.sleep(cfg.poll_s)
 
-    task = asyncio.create_task(loop())
-    try:
+    async with running(loop()):
         yield
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task

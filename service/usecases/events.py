@@ -18,6 +18,7 @@ from typing import Any
 from graph import events as repo
 from graph.driver import Graph
 from graph.errors import CognitionError
+from service.usecases.background import running
 from service.usecases.runtime import Runtime
 
 _log = logging.getLogger("cognition.events")
@@ -69,10 +70,5 @@ async def sequencer(graph: Graph, *, every_s: float) -> AsyncIterator[None]:
             if stamped < SEQUENCE_BATCH:
                 await asyncio.sleep(every_s)
 
-    task = asyncio.create_task(loop())
-    try:
+    async with running(loop()):
         yield
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task

@@ -31,6 +31,7 @@ from graph import replicas
 from graph.driver import Graph
 from graph.errors import CognitionError
 from service.usecases.access import Operation
+from service.usecases.background import running
 
 _log = logging.getLogger("cognition.limits")
 MAX_BUCKETS = 200_000  # least recently used dropped first; a dropped bucket comes back full
@@ -182,12 +183,9 @@ async def heartbeat(graph: Graph, limiter: RateLimiter, *, every_s: float,
 
     with contextlib.suppress(CognitionError):  # Neo4j away at start: the share stays 1 until a beat lands
         await beat()
-    task = asyncio.create_task(loop())
     try:
-        yield
+        async with running(loop()):
+            yield
     finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
         with contextlib.suppress(CognitionError):
             await replicas.leave(graph, replica_id=me)
