@@ -108,13 +108,9 @@ class RateLimiter:
         (spending nothing) when either is empty."""
         if not self.limits.on:
             return
-        kind = "read" if operation is Operation.read else "write"
-        lims = self.limits
-        wanted = [("key", key_id, lims.key_read if kind == "read" else lims.key_write)]
-        if namespace is not None:
-            wanted.append(("namespace", namespace, lims.namespace_read if kind == "read" else lims.namespace_write))
-        now = self.clock()
-        held = [self._filled(who, name, kind, limit, now) for who, name, limit in wanted if limit.on]
+        kind, now = _kind(operation), self.clock()
+        wanted = [("key", key_id)] + ([("namespace", namespace)] if namespace is not None else [])
+        held = [self._filled(who, name, kind, now) for who, name in wanted if self._limit(who, kind).on]
         for bucket in held:
             bucket.tokens -= 1.0
 
@@ -122,16 +118,19 @@ class RateLimiter:
         """RateLimited when the key's own bucket of the operation's class is empty, spending nothing: the answer
         `take` gives now to every request of this key and class. The HTTP stack asks it first (service/http/
         limits.py `RateGate`), so a key over its limit costs a look-up, not a routed and checked request."""
-        if not self.limits.on:
-            return
-        kind = "read" if operation is Operation.read else "write"
-        limit = self.limits.key_read if kind == "read" else self.limits.key_write
-        if limit.on:
-            self._filled("key", key_id, kind, limit, self.clock())
+        kind = _kind(operation)
+        if self._limit("key", kind).on:
+            self._filled("key", key_id, kind, self.clock())
 
-    def _filled(self, who: str, name: str, kind: str, limit: Limit, now: float) -> _Bucket:
+    def _limit(self, who: str, kind: str) -> Limit:
+        lims = self.limits
+        if who == "key":
+            return lims.key_read if kind == "read" else lims.key_write
+        return lims.namespace_read if kind == "read" else lims.namespace_write
+
+    def _filled(self, who: str, name: str, kind: str, now: float) -> _Bucket:
         """The bucket refilled to `now`; RateLimited when it holds less than a token."""
-        rate, cap = self._sized(limit)
+        rate, cap = self._sized(self._limit(who, kind))
         bucket = self._bucket((who, name, kind), cap, now)
         bucket.tokens = min(cap, bucket.tokens + (now - bucket.at) * rate)
         bucket.at = now
@@ -154,6 +153,11 @@ class RateLimiter:
         else:
             self._buckets.move_to_end(name)
         return bucket
+
+
+def _kind(operation: Operation) -> str:
+    """A request's class: `read` for the read operation, `write` for every other."""
+    return "read" if operation is Operation.read else "write"
 
 
 # ---- the replicas' heartbeat -------------------------------------------------------------------------------------
