@@ -7,6 +7,10 @@ and p95 (info), and the CPU per request of the served processes (the uvicorn sup
 when the bench manages it, of Neo4j's JVM (info; Linux `/proc`, over the cell's whole run, its second of warm-up
 included).
 
+Before each timed cell the bench waits (at most SETTLE_MAX_S) until the JVM it manages is near idle: after a burst of
+saves Neo4j merges and flushes its indexes for ten to twenty seconds at more than a core, and a cell that started
+then would measure that work, not its own clients.
+
 Targets (per operation on own scopes, at the worker count with the most throughput at 16 clients): 16 clients ≥ 1.6× the
 throughput of one, and 64 clients not below 4."""
 
@@ -33,6 +37,18 @@ OPS = ("save", "search", "context")
 PER_SCOPE = 50  # memories in each client's own scope; the shared scope holds CLIENTS[-1] times as many
 SCALE_16, FLOOR_64 = 1.6, 1.0
 JVM_WARM_S = 60.0  # saves (into the shared scope) from 8 clients before the first cell: a fresh JVM is slow
+SETTLE_CPU, SETTLE_MAX_S = 0.3, 45.0  # cores Neo4j may still use when a cell starts; the longest wait for that
+
+
+def _settle(jvm: int | None) -> None:
+    """Wait until Neo4j's JVM has used under SETTLE_CPU of a core over a second (at most SETTLE_MAX_S)."""
+    deadline = time.monotonic() + SETTLE_MAX_S
+    while jvm is not None and time.monotonic() < deadline:
+        t0 = _cpu_s(jvm)
+        time.sleep(1.0)
+        t1 = _cpu_s(jvm)
+        if t0 is None or t1 is None or t1 - t0 < SETTLE_CPU:
+            return
 
 
 def _cpu(pids: list[int]) -> float:
@@ -130,6 +146,7 @@ async def run(ctx: Context) -> list[Row]:
                     # warm each worker's plans and scope copies before timing
                     await asyncio.to_thread(_cell, served.url, key, op, scopes, 8, 2.0)
                     for clients in CLIENTS:
+                        await asyncio.to_thread(_settle, jvm)
                         cpu0, jvm0, t0 = _cpu(pids), _cpu_s(jvm), time.perf_counter()
                         rate, p95 = await asyncio.to_thread(_cell, served.url, key, op, scopes, clients,
                                                             ctx.sizes.agent_seconds)

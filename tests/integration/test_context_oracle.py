@@ -8,7 +8,9 @@ working state, knowledge pages, skills and kernels with and without content are 
 list lengths `$cand_first` and `$cand` are drawn small, so all of their paths run: the proof that the short
 lists' union holds the top n, the same proof over the longer lists, and the fallback that scores every row.
 Each scope also takes one of SHAPES: the mix, or bent into a bulk import (ties on every sort key), one kind only,
-no role tier, or one kind dominating (the shapes whose cost test_context_cost.py checks).
+no role tier, one kind dominating (the shapes whose cost test_context_cost.py checks), role-tier preferences or the
+eager kinds with one trust and one timestamp, thirty tags a row, long texts, or Chinese texts asked in Chinese (the
+shapes bench/shapes.py times).
 Both queries run in a transaction that is rolled back, with the same parameters (the same `$now`), so neither
 sees the other's recall writes."""
 
@@ -31,6 +33,7 @@ from tests.conftest import unique
 KINDS = ("episodic", "semantic", "observational", "preference", "fact", "constraint", "instruction", "environment")
 LABELS = {"memory": "Memory", "knowledge": "Knowledge", "skill": "Skill", "working_state": "WorkingState"}
 WORDS = ("walrus", "tea", "deploy", "rule")
+ZH = {"walrus": "海象", "tea": "喝茶", "deploy": "部署", "rule": "规则"}  # the chinese shape's words
 
 row_st = st.fixed_dictionaries({
     "family": st.sampled_from(["memory"] * 6 + ["knowledge", "skill", "working_state"]),
@@ -57,13 +60,15 @@ def _props(i: int, r: dict[str, Any], scope_id: str, now: Any) -> dict[str, Any]
                                                                      microseconds=r["micro"] // 2)
     p: dict[str, Any] = {
         "id": f"{scope_id}-{i:03d}", "scope_id": scope_id, "family": r["family"], "status": r["status"],
-        "content": f"{r['word']} row {i}", "trust": r["trust"], "recall_count": r["recall_count"],
+        "content": _content(i, r), "trust": r["trust"], "recall_count": r["recall_count"],
         "created_at": created, "accessed_at": accessed, "updated_at": updated, "revision": 1,
     }
     if r["family"] == "memory":
         p.update(kind=r["kind"], tier=r["tier"])
     if r["family"] == "knowledge":
         p["title"] = f"page {i}"
+    if "tags" in r:
+        p["tags"] = r["tags"]
     for flag in ("stale", "conflicted"):
         if r[flag] is not None:
             p[flag] = r[flag]
@@ -83,7 +88,9 @@ def _arms(raw: Driver, name: str, params: dict[str, Any]) -> dict[str, list[str]
 
 # Shapes a scope may have besides the mix (docs/context-and-ranking.md): a bulk import (one kind, agent tier, one
 # trust, one timestamp, no recalls: ties everywhere), one kind only, no role-tier memories, one kind dominating.
-SHAPES = ("mixed", "imported", "one_kind", "no_role", "dominant")
+SHAPES = ("mixed", "imported", "one_kind", "no_role", "dominant", "preferences_tied", "eager_tied", "many_tags",
+          "long_texts", "chinese")
+EAGER = ("constraint", "instruction", "environment", "episodic")
 
 
 def _shaped(shape: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -98,7 +105,24 @@ def _shaped(shape: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             r["tier"] = "agent"
         elif shape == "dominant" and i % 10:
             r.update(family="memory", kind="preference", tier="role")
+        elif shape == "preferences_tied":
+            r.update(family="memory", kind="preference", tier="role", trust=0.5, created_s=0, updated_s=None,
+                     micro=0)
+        elif shape == "eager_tied":
+            r.update(family="memory", kind=EAGER[i % 4], trust=0.9, created_s=0, updated_s=None, micro=0)
+        elif shape == "many_tags":
+            r["tags"] = [f"tag{(i + j) % 40}" for j in range(30)]
+        elif shape == "long_texts":
+            r["filler"] = " ".join(f"{WORDS[(i + j) % 4]}s filler{j}" for j in range(120))[:1_500]
+        elif shape == "chinese":
+            r["zh"] = True
     return out
+
+
+def _content(i: int, r: dict[str, Any]) -> str:
+    if r.get("zh"):
+        return f"{ZH[r['word']]}的第{i}条记录。"
+    return f"{r['word']} row {i} {r.get('filler', '')}".rstrip()
 
 
 kernel_st = st.tuples(st.sampled_from(["", "  ", "I am the release agent."]), st.sampled_from([None, True]))
@@ -115,6 +139,8 @@ def test_fast_context_answers_exactly_what_the_reference_query_answers(
         cand_extra: int,
         kernels: tuple[tuple[str, bool | None], tuple[str, bool | None]], query: str | None, shape: str) -> None:
     rows = _shaped(shape, rows)
+    if shape == "chinese" and query is not None:
+        query = "".join(ZH[w] for w in query.split())
     r = client.post("/v1/scopes", json={"namespace": unique("ns"), "cognitive_owner": "oracle", "name": "s"})
     assert r.status_code == 201, r.text
     scope_id = r.json()["id"]
