@@ -41,7 +41,7 @@ class Sizes:
     gc: int = 100_000                        # gc: memories in the partition
     shapes: int = 100_000                    # shapes: memories in each shape's scope
     shape_queries: int = 40                  # shapes: measured calls per surface and shape
-    agent_seconds: int = 5                   # agents: seconds each cell (operation, layout, clients) is timed
+    agent_seconds: int = 8                   # agents: seconds each cell (operation, layout, clients) is timed
     starts: int = 7                          # startup: timed starts of cognition serve
     cold: tuple[int, ...] = (100_000,)       # cold_copy: scope sizes, filled cumulatively (e.g. 100000/1000000)
     as_of: int = 100_000                     # as_of: memories in the scope read at a moment of valid time
