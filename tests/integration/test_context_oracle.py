@@ -87,7 +87,8 @@ def _arms(raw: Driver, name: str, params: dict[str, Any]) -> dict[str, list[str]
 
 
 # Shapes a scope may have besides the mix (docs/context-and-ranking.md): a bulk import (one kind, agent tier, one
-# trust, one timestamp, no recalls: ties everywhere), one kind only, no role-tier memories, one kind dominating.
+# trust, one timestamp, no recalls: ties everywhere), one kind only, no role-tier memories, one kind dominating,
+# tied role preferences, tied eager kinds, thirty tags a row, long texts, Chinese texts.
 SHAPES = ("mixed", "imported", "one_kind", "no_role", "dominant", "preferences_tied", "eager_tied", "many_tags",
           "long_texts", "chinese")
 EAGER = ("constraint", "instruction", "environment", "episodic")
