@@ -14,11 +14,14 @@ retention boost — is the same for every turn of a freshly saved conversation.
 Questions carry no date of their own: each is asked at its conversation's last session date (`now`), as the
 questions are written after the conversation ends.
 
-Configurations: (a) the default, no dates; (b) dates as fields — each turn's occurred_at and the question's `now`,
-only occurred_at ranked (no row texts resolved); (c) the default time rule, which also resolves each turn's own
-text against its occurred_at, and variants. `--sensitivity` moves each of the rule's three constants alone;
-`--loo` picks the constants on four conversations and measures them on the fifth, for each fifth; `--cost N` builds
-a copy of N rows (default 100,000) with the rows' `said` stored at save time and with every text resolved instead.
+Configurations: (a) the default, no dates (no occurred_at: each turn happened when it was saved); (b) dates as
+fields — each turn's occurred_at and the question's `now`, only occurred_at ranked (no row texts resolved); (c) the
+time rule, which also resolves each turn's own text against its occurred_at; (d) the occasion lift on top (a turn
+rises toward the best-matching turn of its session, which shares its occurred_at): the default ranking with dates,
+and variants. `--sensitivity` moves each of the rule's three constants and the occasion weight alone; `--loo` picks
+the constants, then the occasion weight, on four conversations and measures them on the fifth, for each fifth;
+`--cost N` builds a copy of N rows (default 100,000) with the rows' `said` stored at save time and with every text
+resolved instead.
 """
 
 from __future__ import annotations
@@ -41,7 +44,8 @@ from service.search.scope_index import IndexParams, ScopeCopy
 
 D = ranking.DEFAULT
 FETCH = D.fetch(10)
-BASE = IndexParams(neighbour_weight=D.neighbour_weight, neighbour_weight_2=D.neighbour_weight_2)
+BASE = IndexParams(neighbour_weight=D.neighbour_weight, neighbour_weight_2=D.neighbour_weight_2,
+                   occasion_weight=D.occasion_weight)
 # `make eval`'s default configuration (docs/context-and-ranking.md), which the offline default should reproduce.
 KNOWN = {"hit@10": 0.795, "hit@5": 0.671, "multi-hop hit@10": 0.697, "temporal hit@10": 0.840,
          "open-domain hit@10": 0.500, "single-hop hit@10": 0.842}
@@ -52,6 +56,7 @@ _CREATED0 = 1_700_000_000_000_000_000
 class Scope:
     conv: eval_data.Conversation
     copy: ScopeCopy            # occurred_at = session dates, rows' texts resolved
+    plain: ScopeCopy           # the same turns without occurred_at (no dates: each happened when it was saved)
     now: datetime              # the questions' date: the conversation's last session
 
 
@@ -62,7 +67,8 @@ def scopes(convs: Sequence[eval_data.Conversation], dated_text: bool = False) ->
                  "content": f"{t.date_time}\n{t.text}" if dated_text else t.text,
                  "created": _CREATED0 + 1000 * i, "occurred": temporal.ns(eval_data.session_time(t.date_time))}
                 for i, t in enumerate(conv.turns)]
-        out.append(Scope(conv, ScopeCopy.build((), None, rows), eval_data.asked_at(conv)))
+        plain = ScopeCopy.build((), None, [dict(r, occurred=None) for r in rows])
+        out.append(Scope(conv, ScopeCopy.build((), None, rows), plain, eval_data.asked_at(conv)))
     return out
 
 
@@ -73,6 +79,8 @@ class Config:
     row_texts: bool = True      # the intervals rows' texts name (False: occurred_at only)
     strip: bool = False         # drop the query's time expressions from its words
     dated_text: bool = False    # the session's date pasted into each indexed text instead
+    fields: bool = True         # each turn's occurred_at its session's date (False: no dates, as make eval's default)
+    occasion: float = D.occasion_weight  # the occasion lift (RankingParams.occasion_weight)
 
 
 def _strip(text: str, when: temporal.QueryTime) -> str:
@@ -87,8 +95,9 @@ def evaluate(data: Sequence[Scope], cfg: Config) -> dict[str, Any]:
     score = Score()
     rp = replace(D)
     for s in data:
-        copy = s.copy if cfg.row_texts else replace(s.copy, said=None)
+        copy = s.plain if not cfg.fields else s.copy if cfg.row_texts else replace(s.copy, said=None)
         params = BASE if cfg.rule is None else replace(BASE, time=cfg.rule)
+        params = replace(params, occasion_weight=cfg.occasion)
         for q in s.conv.questions:
             when = None if cfg.rule is None else temporal.query_time(q.text, s.now)
             text = _strip(q.text, when) if cfg.strip and when is not None else q.text
@@ -100,13 +109,16 @@ def evaluate(data: Sequence[Scope], cfg: Config) -> dict[str, Any]:
 def configs() -> list[Config]:
     r = temporal.DEFAULT_RULE
     return [
-        Config("(a) default: no dates", None),
-        Config("    dates pasted into the indexed text (no fields)", None, dated_text=True),
-        Config("(b) dates as fields + now: occurred_at only", replace(r, states_boost=0.0), row_texts=False),
-        Config("(c) + rows' own texts resolved (default rule)", r),
-        Config("    (c) without the asks-when rule", replace(r, states_boost=0.0)),
-        Config("    (c) asks-when rule only (no intervals)", replace(r, boost=0.0)),
-        Config("    (c) + the query's time words dropped from its words", r, strip=True),
+        Config("(a) default: no dates", None, fields=False),
+        Config("    dates pasted into the indexed text (no fields)", None, dated_text=True, fields=False),
+        Config("    dates as fields, no now: the occasion lift only", None),
+        Config("(b) dates as fields + now: occurred_at only", replace(r, states_boost=0.0), row_texts=False,
+               occasion=0.0),
+        Config("(c) + rows' own texts resolved (the time rule)", r, occasion=0.0),
+        Config("(d) + the occasion lift (the default with dates)", r),
+        Config("    (d) without the asks-when rule", replace(r, states_boost=0.0)),
+        Config("    (d) asks-when rule only (no intervals)", replace(r, boost=0.0)),
+        Config("    (d) + the query's time words dropped from its words", r, strip=True),
     ]
 
 
@@ -115,11 +127,27 @@ def sensitivity() -> list[Config]:
     out = [Config(f"boost {b:g}", replace(r, boost=b)) for b in (0.5, 1.0, 2.0, 4.0, 8.0)]
     out += [Config(f"lag_days {lag:g}", replace(r, lag_days=lag)) for lag in (0.0, 3.0, 7.0, 14.0, 30.0)]
     out += [Config(f"states_boost {sb:g}", replace(r, states_boost=sb)) for sb in (0.0, 0.25, 0.5, 1.0, 2.0)]
+    out += [Config(f"occasion_weight {w:g}", r, occasion=w) for w in (0.0, 0.05, 0.1, 0.2, 0.3, 0.5)]
     return out
 
 
 GRID = [temporal.TimeRule(b, lag, sb) for b, lag, sb in product((0.5, 1.0, 2.0, 4.0, 8.0), (0.0, 3.0, 7.0, 14.0),
                                                                (0.0, 0.25, 0.5, 1.0))]
+
+
+OCCASION_GRID = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5)
+
+
+def occasion_loo(data: Sequence[Scope]) -> list[tuple[str, float, dict[str, Any], dict[str, Any], dict[str, Any]]]:
+    """For each conversation: the occasion weight of OCCASION_GRID best on the other four (overall hit@10; the
+    first on a tie), measured on it, beside the default weight and none."""
+    out = []
+    for held in data:
+        rest = [s for s in data if s is not held]
+        best = max(OCCASION_GRID, key=lambda w: evaluate(rest, Config("", occasion=w))["hit@10"])
+        out.append((held.conv.id, best, evaluate([held], Config("", occasion=best)),
+                    evaluate([held], Config("")), evaluate([held], Config("", occasion=0.0))))
+    return out
 
 
 Held = tuple[str, temporal.TimeRule, dict[str, Any], dict[str, Any], dict[str, Any]]
@@ -134,7 +162,8 @@ def leave_one_out(data: Sequence[Scope]) -> list[Held]:
         scored = [(evaluate(rest, Config("", r)), r) for r in GRID]
         best = max(scored, key=lambda x: (x[0]["hit@10"], x[0]["temporal hit@10"]))[1]
         out.append((held.conv.id, best, evaluate([held], Config("", best)),
-                    evaluate([held], Config("", temporal.DEFAULT_RULE)), evaluate([held], Config("", None))))
+                    evaluate([held], Config("", temporal.DEFAULT_RULE)),
+                    evaluate([held], Config("", None, fields=False))))
     return out
 
 
@@ -224,6 +253,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{conv_id:10s} {rule.boost:<6g} {rule.lag_days:<6g} {rule.states_boost:<30g} "
                   + " / ".join(f"{x['hit@10']:.3f}" for x in (got, default, none)) + " " * 24
                   + " / ".join(f"{x['temporal hit@10']:.3f}" for x in (got, default, none)))
+        print("\nthe occasion weight picked on four conversations, measured on the fifth")
+        print(f"{'held out':10s} {'weight picked':14s} hit@10: picked / default ({D.occasion_weight:g}) / none")
+        for conv_id, w, got, default, none in occasion_loo(data):
+            print(f"{conv_id:10s} {w:<14g} " + " / ".join(f"{x['hit@10']:.3f}" for x in (got, default, none)))
     if args.cost:
         c = cost(args.cost)
         print(f"\ncost at {c['rows']:,} rows ({c['rows naming a time']:.1%} name a time): a copy built from rows "

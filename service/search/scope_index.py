@@ -32,7 +32,10 @@ Ranking, given the query's tokens and (optionally) its vector:
 With a query's time (`rank`'s `when`: the intervals it names against its `now`, and whether it asks when), each
 row's lexical score is multiplied before the cut by service/search/temporal's rule, from the row's occurred_at and
 the intervals its own text names (the row's stored `said`, else its text resolved against its occurred_at when the
-copy is built); without one, nothing changes.
+copy is built); without one, nothing changes. Then each matching row is pulled `occasion_weight` of the way toward
+the best score among the matching rows that occurred at the same instant (one occasion: the turns of a session
+saved with its date as their occurred_at); a row alone at its time — every row saved without an occurred_at has its
+own save time — keeps its score.
 """
 
 from __future__ import annotations
@@ -73,6 +76,7 @@ class IndexParams:
     min_cosine: float = 0.2
     neighbour_weight_2: float = 0.0  # the episodes two away (lexical ranking only)
     time: temporal.TimeRule = temporal.DEFAULT_RULE  # how a query's time moves lexical scores (rank's `when`)
+    occasion_weight: float = 0.0  # how far a matching row moves toward its occasion's best score (`_occasions`)
 
 
 @dataclass(slots=True)
@@ -316,10 +320,30 @@ class ScopeCopy:
         time (`when`), multiplied by params.time's rule (service/search/temporal.time_weights)."""
         bm = self.bm25.scores(lexical.tokens(query, self.analysis))
         scores = self._smooth(bm, params.neighbour_weight, np.ones(len(bm), dtype=bool), params.neighbour_weight_2)
-        if when is None or self.occurred is None:
+        if when is not None and self.occurred is not None:
+            w = temporal.time_weights(when, self.occurred, self.said, params.time)
+            scores = scores if w is None else scores * w
+        return self._occasions(scores, params.occasion_weight)
+
+    def _occasions(self, scores: np.ndarray, weight: float) -> np.ndarray:
+        """Each matching row (score > 0) plus `weight` × (the best score among the matching rows that occurred at
+        the same instant − its own): a turn of a session whose other turns answer the query well rises toward them
+        (passage evidence from the whole document, Callan 1994). A row alone at its occurred_at is unchanged, and so
+        is a row the query does not match. The work is a sort of the matching rows' times (a copy's rows are in
+        save order, so nearly sorted)."""
+        if not weight or self.occurred is None:
             return scores
-        w = temporal.time_weights(when, self.occurred, self.said, params.time)
-        return scores if w is None else scores * w
+        hit = np.flatnonzero(scores > 0)
+        if len(hit) < 2:
+            return scores
+        times, at = np.unique(self.occurred[hit], return_inverse=True)
+        if len(times) == len(hit):
+            return scores  # every matching row has a time of its own: no occasion to share
+        best = np.zeros(len(times))
+        np.maximum.at(best, at, scores[hit])
+        out = scores.copy()
+        out[hit] += weight * (best[at] - scores[hit])
+        return out
 
     def rank(self, query: str, qvec: Sequence[float] | None, families: Sequence[str], fetch: int,
              params: IndexParams, when: temporal.QueryTime | None = None) -> tuple[list[str], list[str]]:
@@ -494,7 +518,8 @@ def index_params(model: Any, params: Any) -> IndexParams:
     if params.min_similarity is not None:
         cut = 2.0 * params.min_similarity - 1.0
     return IndexParams(neighbour_weight=params.neighbour_weight, neighbour_weight_vec=params.neighbour_weight_vec,
-                       min_cosine=cut, neighbour_weight_2=params.neighbour_weight_2)
+                       min_cosine=cut, neighbour_weight_2=params.neighbour_weight_2,
+                       occasion_weight=params.occasion_weight)
 
 
 async def rank(indexes: ScopeIndexes, on: Graph | AsyncManagedTransaction, scope_id: str, *, query: str,

@@ -195,3 +195,47 @@ def test_a_row_without_occurred_at_happened_when_it_was_created() -> None:
     copy = ScopeCopy.build((), None, rows)
     assert copy.occurred is not None and copy.occurred.tolist() == [_T0]
     assert ScopeCopy.build((), None, [{"id": "a", "family": "memory", "kind": "fact", "content": "x"}]).occurred is None
+
+
+# The occasion lift (IndexParams.occasion_weight): rows that occurred at the same instant are one occasion.
+OCCASION = replace(PARAMS, occasion_weight=0.1)
+
+
+def test_a_turn_rises_toward_the_best_turn_of_its_occasion() -> None:
+    """Two turns match "lisbon" alike; the one whose session also holds a strong match (the same occurred_at) rises
+    by weight × (that match's score − its own), and the strong match itself keeps its score."""
+    day1, day2 = datetime(2023, 3, 1, 18, tzinfo=UTC), datetime(2023, 4, 2, 18, tzinfo=UTC)
+    texts = ["lisbon tram lisbon tram lisbon", "we sat down", "the weather", "lisbon once",
+             "we sat down", "the weather", "lisbon once"]
+    copy = _copy(texts, [day1, day1, day1, day1, day2, day2, day2])
+    plain, lifted = copy.lexical_scores("lisbon tram", PARAMS), copy.lexical_scores("lisbon tram", OCCASION)
+    assert plain[3] == plain[6] > 0  # alike on their own
+    best = plain[[0, 3]].max()
+    assert lifted[3] == plain[3] + 0.1 * (best - plain[3])
+    assert lifted[6] == plain[6] + 0.1 * (plain[[4, 5, 6]].max() - plain[6])
+    assert lifted[0] == plain[0] and lifted[3] > lifted[6]
+    assert copy.rank("lisbon tram", None, ["memory"], 7, OCCASION)[0].index("r3") < \
+        copy.rank("lisbon tram", None, ["memory"], 7, OCCASION)[0].index("r6")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(_texts, st.integers(0, 3)), min_size=1, max_size=25), _texts)
+def test_the_occasion_lift_keeps_unmatched_rows_out_and_never_lowers(rows: list[tuple[str, int]], query: str) -> None:
+    copy = _copy([t for t, _ in rows], [datetime(2023, 1, 1 + d, tzinfo=UTC) for _, d in rows])
+    plain, lifted = copy.lexical_scores(query, PARAMS), copy.lexical_scores(query, OCCASION)
+    assert np.array_equal(plain == 0, lifted == 0)
+    assert np.all(lifted >= plain)
+    for day in {d for _, d in rows}:  # within an occasion: at most its best score, the order kept
+        at = np.flatnonzero([d == day for _, d in rows])
+        assert lifted[at].max() == plain[at].max()
+        assert np.array_equal(np.argsort(plain[at], kind="stable"), np.argsort(lifted[at], kind="stable"))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(_texts, min_size=1, max_size=25), _texts)
+def test_rows_each_at_its_own_time_rank_bit_for_bit_as_without_the_lift(texts: list[str], query: str) -> None:
+    """Rows saved without an occurred_at happened when they were saved, each at its own instant: nothing moves."""
+    rows = [{"id": f"r{i}", "family": "memory", "kind": "episodic", "content": t, "created": _T0 + 1000 * i}
+            for i, t in enumerate(texts)]
+    copy = ScopeCopy.build((), None, rows)
+    assert np.array_equal(copy.lexical_scores(query, PARAMS), copy.lexical_scores(query, OCCASION))
