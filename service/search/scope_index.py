@@ -329,14 +329,15 @@ class ScopeCopy:
         """Each matching row (score > 0) plus `weight` × (the best score among the matching rows that occurred at
         the same instant − its own): a turn of a session whose other turns answer the query well rises toward them
         (passage evidence from the whole document, Callan 1994). A row alone at its occurred_at is unchanged, and so
-        is a row the query does not match. The work is a sort of the matching rows' times (a copy's rows are in
-        save order, so nearly sorted)."""
+        is a row the query does not match. The work is one pass over the matching rows' times, and a sort of them
+        where two may be equal."""
         if not weight or self.occurred is None:
             return scores
         hit = np.flatnonzero(scores > 0)
-        if len(hit) < 2:
-            return scores
-        times, at = np.unique(self.occurred[hit], return_inverse=True)
+        when = self.occurred[hit]
+        if len(hit) < 2 or bool(np.all(when[1:] > when[:-1])):
+            return scores  # rows saved without an occurred_at: each later than the one before, so none shared
+        times, at = np.unique(when, return_inverse=True)
         if len(times) == len(hit):
             return scores  # every matching row has a time of its own: no occasion to share
         best = np.zeros(len(times))
