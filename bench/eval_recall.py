@@ -157,11 +157,12 @@ class Ingested:
     scopes: dict[str, str]            # conversation id -> scope id
     dia_of: dict[str, str]            # artifact id -> dia_id
     turns_per_s: float
+    held: set[tuple[str, str]] = field(default_factory=set)  # (conversation, dia_id) the threat scan quarantined
 
 
 async def ingest(graph: Graph, convs: Sequence[eval_data.Conversation], embedder: Embedder | None,
                  tag: str, dated: bool = False) -> Ingested:
-    scopes, dia_of, n = {}, {}, 0
+    scopes, dia_of, n, held = {}, {}, 0, set()
     t0 = time.perf_counter()
     rt = Runtime(graph, embedder=embedder)
     for conv in convs:
@@ -175,8 +176,10 @@ async def ingest(graph: Graph, convs: Sequence[eval_data.Conversation], embedder
             saved = await use.save(rt, scopes[conv.id], drafts, actor=ACTOR)
             for art, turn in zip(saved.items, turns, strict=True):
                 dia_of[art.id] = turn.dia_id
+                if art.status == "pending":  # quarantined: no search finds it until a reviewer approves it
+                    held.add((conv.id, turn.dia_id))
             n += len(turns)
-    return Ingested(scopes, dia_of, n / (time.perf_counter() - t0))
+    return Ingested(scopes, dia_of, n / (time.perf_counter() - t0), held)
 
 
 async def evaluate(graph: Graph, convs: Sequence[eval_data.Conversation], data: Ingested,
@@ -269,6 +272,7 @@ async def run(cfg_neo4j: Neo4jConfig, args: argparse.Namespace) -> dict[str, Any
                 say(f"ingesting {report['turns']} turns with embedder {key or 'none'}{', dated' if dated else ''}")
                 ingested[(key, dated)] = await ingest(graph, convs, emb, label, dated)
                 report["ingest"][label] = round(ingested[(key, dated)].turns_per_s, 1)
+                report.setdefault("held", held_report(convs, ingested[(key, dated)].held))
             if isinstance(emb, CachedEmbedder):
                 emb.save()
         for c in chosen:
@@ -299,6 +303,13 @@ def ranking_default_embedder() -> str | None:
     return DEFAULT_EMBEDDER
 
 
+def held_report(convs: Sequence[eval_data.Conversation], held: set[tuple[str, str]]) -> dict[str, int]:
+    """The turns the threat scan quarantined (pending: invisible to search), and the questions they take away: every
+    evidence turn held, so no configuration can find one (the same turns are held in every ingest)."""
+    lost = sum(1 for c in convs for q in c.questions if q.evidence and all((c.id, e) in held for e in q.evidence))
+    return {"turns held": len(held), "questions with every evidence turn held": lost}
+
+
 def print_report(rep: dict[str, Any]) -> None:
     cats = list(eval_data.CATEGORIES.values())
     head = ["configuration", "hit@10", "hit@5", *[f"{c} @10" for c in cats], "p50 ms", "p95 ms"]
@@ -322,6 +333,11 @@ def print_report(rep: dict[str, Any]) -> None:
             print("  ".join("-" * w for w in widths))
     print("\ningest (turns/s, batch saves of <= 1000 turns, vectors memoised after the first run):",
           ", ".join(f"{k} {v:,.0f}" for k, v in rep["ingest"].items()))
+    if "held" in rep:
+        h = rep["held"]
+        print(f"turns quarantined by the threat scan (pending until a reviewer approves them): {h['turns held']} of "
+              f"{rep['turns']}; questions whose every evidence turn is held: "
+              f"{h['questions with every evidence turn held']}")
     if "noise" in rep:
         print(f"noise tenant: {rep['noise']['memories']:,} memories at {rep['noise']['rows_per_s']:,.0f} rows/s")
     print("\nChinese check, recall@5 on tests/data/retrieval_set.json (self-written; zh / en queries):")
