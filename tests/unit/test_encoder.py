@@ -9,7 +9,9 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -97,7 +99,27 @@ def test_the_encoder_is_asked_only_where_the_ngram_model_is_unsure(monkeypatch: 
 
 
 def test_the_committed_model_is_small_and_its_thresholds_are_ordered() -> None:
-    assert encoder.MODEL.stat().st_size < 64 * 1024
+    assert encoder.MODEL.stat().st_size < 160 * 1024  # 512 x 32 hidden weights, four decimals each
     t = encoder.recommended()
     assert 0.0 < t["hold_at"] <= t["refuse_at"] <= 1.0
     assert Thresholds.of().hold_at < Thresholds.of().refuse_at
+
+
+def test_the_runtime_reads_the_hidden_layer_as_training_wrote_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A separable toy set trained by the real trainer: scored back through the service's `Classifier`, it must be
+    # classified as training left it (a transposed or misread layer scores at chance).
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+    import injection_corpus as corpus
+    import train_injection_detector as trainer
+
+    monkeypatch.setattr(trainer, "ENC_STEPS", 200)
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=(200, 512))
+    x /= np.linalg.norm(x, axis=1, keepdims=True)
+    y = (x[:, 0] + x[:, 1] > 0).astype(int)
+    rows = [corpus.Row(f"t{i}", int(label), "toy", "toy", f"g{i}", "en") for i, label in enumerate(y)]
+    model, acc = trainer.train_encoder(rows, x)
+    assert acc >= 0.95
+    z = encoder.logits(x, encoder.Classifier.of(model))
+    assert ((z > 0) == (y == 1)).mean() >= acc - 0.02
+    assert len(model["hidden_weights"]) == trainer.ENC_HIDDEN and len(model["hidden_weights"][0]) == 512
