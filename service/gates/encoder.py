@@ -71,8 +71,9 @@ def embed(texts: Sequence[str]) -> np.ndarray:
 
 @dataclass(frozen=True, slots=True)
 class Classifier:
-    """The layer over the encoder's vector: `hidden` rectified units (weights `w1`, biases `b1`), then a logistic
-    output (weights `w2`, bias `b2`); `ngram_weight`: the weight of the n-gram model's log-odds added to its own."""
+    """The layer over the encoder's vector: rectified hidden units (weights `w1`, 512 x units; biases `b1`), then a
+    logistic output (weights `w2`, bias `b2`); `ngram_weight`: the weight of the n-gram model's log-odds added to its
+    own. In `encoder_model.json`, `hidden_weights` holds a row of 512 weights a unit."""
 
     w1: np.ndarray
     b1: np.ndarray
