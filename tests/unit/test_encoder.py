@@ -108,7 +108,7 @@ def test_the_committed_model_is_small_and_its_thresholds_are_ordered() -> None:
 def test_the_runtime_reads_the_hidden_layer_as_training_wrote_it(monkeypatch: pytest.MonkeyPatch) -> None:
     # A separable toy set trained by the real trainer: scored back through the service's `Classifier`, it must be
     # classified as training left it (a transposed or misread layer scores at chance).
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[2] / "scripts"))
     import injection_corpus as corpus
     import train_injection_detector as trainer
 
