@@ -56,7 +56,6 @@ class Cell:
 
 HEADER = ("| set | n | refused | quarantined | stored | held per 10k | decided by | encoder read |\n"
           "|---|---:|---:|---:|---:|---:|---|---:|")
-CONVERSATION = {"conversation", "spoken_turn"}  # a LoCoMo turn: its words alone; as a transcript line
 INSTRUCTION_LIKE = {"normal_instruction", "user_task", "benign_behavior", "user_input", "user_request"}  # benign requests
 
 
@@ -82,7 +81,7 @@ def main() -> int:
         v = threat_decision(r.text, thresholds)
         keys = [(r.label, "all"), (r.label, f"language {r.lang}"), (r.label, f"family {r.source}/{r.family}")]
         if r.label == 0:
-            keys.append((0, "ordinary conversation (LoCoMo dev turns)" if r.family in CONVERSATION and
+            keys.append((0, "ordinary conversation (LoCoMo dev turns)" if r.family in corpus.TURNS and
                          r.source == "locomo" else "benign, held-apart (without LoCoMo turns)"))
             if r.family in INSTRUCTION_LIKE:
                 keys.append((0, f"instruction-like requests ({r.lang})"))

@@ -338,6 +338,7 @@ def blastcontain_drill() -> Iterator[Row | None]:
             yield _row(r["Goal"], 0, "blastcontain-drill", "benign_behavior", r["Category"])
 
 
+TURNS = ("conversation", "spoken_turn")  # the LoCoMo families that are turns (its observations are not)
 LOCOMO_PARTS = ("train", "train", "tune", "eval", "eval")  # by conversation: whole conversations held apart
 
 

@@ -52,7 +52,6 @@ ROUTE_RECALL = 0.99  # the n-gram score from which the encoder is asked: this sh
 HOLD_BUDGET = 0.01  # the encoder's hold threshold: the lowest that holds at most this share of tune benign rows
 NGRAM_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)  # candidate weights of the n-gram evidence in the encoder layer's score
 CONVERSATION_BUDGET = 0.002  # ... and at most this share of the tune split's conversation turns (LoCoMo)
-CONVERSATION = ("conversation", "spoken_turn")  # the LoCoMo families that are turns (its observations are not)
 REFUSE_GAP = 0.15
 N_REFUSE_FLOOR = 0.6  # the n-gram refuses alone only at a score no lower than this
 VECTORS = ROOT / "build" / "encoder-vectors.npz"
@@ -234,7 +233,7 @@ def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, fl
     z_enc = np.zeros(len(judged))
     z_enc[idx] = encoder.logits(vectors([judged[i].text for i in idx]), encoder.Classifier.of(emodel))
     benign = int((y == 0).sum())
-    talk = np.array([r.source == "locomo" and r.family in CONVERSATION for r in judged])
+    talk = np.array([r.source == "locomo" and r.family in corpus.TURNS for r in judged])
 
     def cut(w_ngram: float) -> tuple[float, float, np.ndarray, np.ndarray]:
         """The encoder layer's thresholds with the n-gram evidence weighted `w_ngram`; its scores; what it catches."""
