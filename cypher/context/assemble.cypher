@@ -290,7 +290,9 @@ CALL (picked, locked) {
   SET n.recall_count = coalesce(a.recall_count, 0) + 1, n.accessed_at = $now
   RETURN collect(a.id) AS good, count(*) AS recalled
 }
-WITH s, recalled, [x IN arms | {arm: x.arm, items: [n IN x.items WHERE n.id IN good]}] AS arms
-// Rows as ArtifactRow (their three times as ISO-8601 text: the driver's DateTime hydration of ~330 values was
-// ~20 ms of a 100,000-memory call).
-RETURN s IS NOT NULL AS found, recalled, [x IN arms | {arm: x.arm, items: [a IN x.items | {{ARTIFACT_ROW}}]}] AS arms
+// Each arm names its rows by id; every row is projected once (a role-tier preference is in two arms), as
+// ArtifactRow, its times as ISO-8601 text: the driver's DateTime hydration of ~330 values was ~20 ms of a
+// 100,000-memory call.
+RETURN s IS NOT NULL AS found, recalled,
+       [x IN arms | {arm: x.arm, ids: [n IN x.items WHERE n.id IN good | n.id]}] AS arms,
+       [a IN picked WHERE a.id IN good | {{ARTIFACT_ROW}}] AS rows

@@ -123,7 +123,8 @@ async def assemble(rt: Runtime, scope_id: str, *, surface: str, query: str | Non
     rec = await rt.graph.write(work)
     if rec is None or not rec["found"]:
         raise NotFound(f"no scope {scope_id}", code="scope_not_found")
-    got = {x["arm"]: [Artifact.from_node(a) for a in x["items"]] for x in rec["arms"]}  # from_node makes them native
+    rows = {a["id"]: Artifact.from_node(a) for a in rec["rows"]}  # each row once; from_node makes them native
+    got = {x["arm"]: [rows[i] for i in x["ids"]] for x in rec["arms"]}
     return Context({arm: got.get(arm, []) for arm in arms}, int(rec["recalled"]), at)
 
 

@@ -100,7 +100,7 @@ def _call_hits(raw: Driver, shape: str, n: int, surface: str, scope_id: str, now
             result = tx.run("PROFILE " + cypher.compose("context/assemble"), params)
             rec = result.single()
             assert rec is not None and rec["found"]
-            answered = sum(len(x["items"]) for x in rec["arms"])
+            answered = sum(len(x["ids"]) for x in rec["arms"])
             profile = result.consume().profile
         finally:
             tx.rollback()

@@ -83,7 +83,8 @@ def _arms(raw: Driver, name: str, params: dict[str, Any]) -> dict[str, list[str]
         finally:
             tx.rollback()
     assert rec is not None and rec["found"]
-    return {x["arm"]: [a["id"] for a in x["items"]] for x in rec["arms"]}
+    # the live query names each arm's rows by id (its rows projected once); the reference returns them whole
+    return {x["arm"]: list(x["ids"]) if "ids" in x else [a["id"] for a in x["items"]] for x in rec["arms"]}
 
 
 # Shapes a scope may have besides the mix (docs/context-and-ranking.md): a bulk import (one kind, agent tier, one
