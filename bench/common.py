@@ -13,6 +13,7 @@ from typing import Any
 
 from neo4j import AsyncDriver, RoutingControl
 
+import cypher
 from cognition.schemas.records import MemoryCreate, WriteBody
 from graph.driver import Graph, Neo4jConfig
 from graph.model import Kind, Tier
@@ -171,6 +172,11 @@ class Context:
         scope = await create_scope(self.rt, namespace="bench", cognitive_owner=f"run-{self.run_id}",
                                    name=f"{bench}-{uuid.uuid4().hex[:6]}", actor=ACTOR)
         return str(scope["id"])
+
+
+# A fill of memories written raw (raw_props rows): the rows as they are, and the marker the save derives from them
+# (cypher/fragments/ranked.cypher), so the context arms and the recall writes see what the service would have made.
+RAW_FILL = cypher.compose_text("UNWIND $rows AS r CREATE (a:Artifact:Memory) SET a = r SET a.ranked = {{RANKED}}")
 
 
 def raw_props(body: WriteBody, scope_id: str) -> dict[str, Any]:

@@ -23,7 +23,19 @@ from datetime import timedelta
 from typing import Any
 
 import cypher
-from bench.common import ACTOR, Context, Row, TextGen, interleaved, latency_rows, pct, progress, raw_props, timed
+from bench.common import (
+    ACTOR,
+    RAW_FILL,
+    Context,
+    Row,
+    TextGen,
+    interleaved,
+    latency_rows,
+    pct,
+    progress,
+    raw_props,
+    timed,
+)
 from bench.search import RAW_SEARCH
 from digest.gc import GCConfig, run_gc
 from graph.model import Family
@@ -75,7 +87,7 @@ async def fill_raw(ctx: Context, scope_id: str, n: int, corpus: TextGen, *, spre
             if "said" in props:  # what the save stores: the times this row's own text names
                 props["said"] = temporal.said_of(text, temporal.ns(props["occurred_at"]))
             rows.append(props)
-        await ctx.raw_write("UNWIND $rows AS r CREATE (a:Artifact:Memory) SET a = r", rows=rows)
+        await ctx.raw_write(RAW_FILL, rows=rows)
         if (start + len(rows)) % 50_000 == 0 or start + len(rows) == n:
             progress(f"filled {start + len(rows):,}/{n:,}")
 

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.common import Context, Row, TextGen, interleaved, latency_rows, pct, progress, raw_props
+from bench.common import RAW_FILL, Context, Row, TextGen, interleaved, latency_rows, pct, progress, raw_props
 from bench.eval_cache import CachedEmbedder
 from graph.model import Family
 from service.search import embedding
@@ -39,7 +39,6 @@ MAX_RATIO = 2.0
 HYBRID_RATIO = {10_000: 1.5, 100_000: 3.0}  # search stays fast with vectors
 RAW_SEARCH = ("CALL db.index.fulltext.queryNodes('artifact_text', $q) YIELD node, score "
               "RETURN node, score LIMIT 10")
-RAW_CREATE = "UNWIND $rows AS r CREATE (a:Artifact:Memory) SET a = r"
 CHUNK = 5_000
 
 
@@ -76,7 +75,7 @@ async def fill(ctx: Context, scope_id: str, corpus: TextGen, have: int, size: in
             vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
             for r, v in zip(rows, vecs, strict=True):
                 r.update(embedding.vector_props(model, v.tolist(), int(r["revision"])))
-        await ctx.raw_write(RAW_CREATE, rows=rows)
+        await ctx.raw_write(RAW_FILL, rows=rows)
         if (start + len(rows)) % 20_000 == 0:
             progress(f"{NAME}: filled {start + len(rows):,}/{size:,}")
     rate = (size - have) / max((time.perf_counter_ns() - t0) / 1e9, 1e-9)

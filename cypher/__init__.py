@@ -52,7 +52,14 @@ def compose(name: str) -> str:
     return _substitute(load(name))
 
 
+def compose_text(text: str) -> str:
+    """Cypher text (not a named file) with its `{{FRAGMENT}}`s substituted: for raw writes that must state a
+    rule as the service does (bench fills, tests)."""
+    return _substitute(text)
+
+
 def statements(text: str) -> list[str]:
-    """Split a schema file into statements on `;` at line ends, dropping `//` comment lines."""
-    body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
+    """Split a schema file into statements on `;` at line ends, dropping `//` comment lines; `{{FRAGMENT}}`s are
+    substituted as in a query (a data migration states a rule once, where the queries read it)."""
+    body = "\n".join(line for line in _substitute(text).splitlines() if not line.lstrip().startswith("//"))
     return [s.strip() for s in re.split(r";\s*(?:\n|$)", body) if s.strip()]

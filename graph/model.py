@@ -41,8 +41,9 @@ VALID_TIME = frozenset({Family.memory, Family.knowledge})  # the families with v
 
 # Written by the embed step of the write pipeline; never part of the public record.
 EMBEDDING_PROPS = frozenset({"embedding", "embedding_model", "embedding_revision", "embedded_at"})
-# What the search keeps of a record beside it (the intervals its text names: service/search/temporal); not the record.
-INDEX_PROPS = frozenset({"said"})
+# Kept beside a record for the search (`said`: the intervals its text names, service/search/temporal) and the
+# context arms' indexes (`ranked`: cypher/fragments/ranked.cypher); not the record.
+INDEX_PROPS = frozenset({"said", "ranked"})
 # Read back as text (cypher/fragments/artifact_row).
 TEXT_TIMES = ("created_at", "updated_at", "accessed_at", "occurred_at", "valid_from", "valid_until")
 

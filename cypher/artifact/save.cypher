@@ -24,6 +24,7 @@ OPTIONAL CALL (s, rows, denied, now) {
       a.valid_until = datetime(row.times.valid_until),
       a.status = CASE WHEN row.mode = 'require_approval' OR row.props.hold_reason IS NOT NULL
                       THEN 'pending' ELSE 'active' END
+  SET a.ranked = {{RANKED}}  // read by a retention-ranked context arm (fragments/ranked.cypher)
   WITH a, row, now, namespace
   CALL (a, now) {
     WITH a AS x, now

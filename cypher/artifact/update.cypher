@@ -32,6 +32,13 @@ OPTIONAL CALL (a, current, denied, ordered, at) {
   WITH a, at WHERE current = $expected AND NOT denied AND ordered
   OPTIONAL MATCH (a)-[:HAS_REVISION]->(prev:Revision {revision: current})
   SET a += $changes, a.revision = current + 1, a.updated_at = at
+  // A keyed put may move a memory between tiers: whether a ranked context arm reads it (fragments/ranked.cypher)
+  // follows, decided on the record as it now is (read after the lock, with this change)
+  WITH a, prev, current, at, a AS node, apoc.any.properties(a) AS revised
+  CALL (node, revised) {
+    WITH node, revised AS a
+    SET node.ranked = {{RANKED}}
+  }
   // A skill's searchable text is derived from its parts; the hash always from the content as stored.
   SET a.title = CASE a.family WHEN 'skill' THEN a.name ELSE a.title END,
       a.content = CASE a.family WHEN 'skill' THEN a.when_to_use + '\n' + apoc.text.join(a.steps, '\n')

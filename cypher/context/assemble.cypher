@@ -21,7 +21,8 @@
 //   eligible rows (the top $cand_first by each of those four and by updated_at then id, its tie-break) through
 //   indexes whose equality prefix is the arm's whole filter (the kind for preferences, the family for knowledge
 //   and skills, family and tier for the profile: filtering the tier after the index read every memory of a
-//   scope with no role-tier rows) and ranks only their union; fragments/retention_top.cypher proves the answer
+//   scope with no role-tier rows) and ranks only their union (the recall_count and accessed_at indexes hold only
+//   the rows these arms read, marked `ranked`: fragments/ranked.cypher, schema/0024); fragments/retention_top.cypher proves the answer
 //   exact or says it is not (`exact`). Then the same lists are read $cand long and the proof asked again, and
 //   only if that fails too the arm scores every row as before when it has at most $scan_max rows (the same
 //   answer); a larger arm answers the top of the long lists' union, so no call reads a whole scope. The four
@@ -79,11 +80,11 @@ OPTIONAL CALL (s) {
     // preferences: memories of kind preference, read through the kind's indexes
     WITH arm WHERE arm = 'preferences'
     RETURN [
-        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, recall_count)
-                  WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
+        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, recall_count, ranked)
+                  WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL AND a.ranked = true
                   RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.recall_count DESC LIMIT $cand_first },
-        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, accessed_at)
-                  WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
+        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, accessed_at, ranked)
+                  WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL AND a.ranked = true
                   RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.accessed_at DESC LIMIT $cand_first },
         COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, created_at, id)
                   WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL AND a.id IS NOT NULL
@@ -99,11 +100,11 @@ OPTIONAL CALL (s) {
     // knowledge pages and skills: through the family's indexes
     WITH arm, family WHERE arm IN ['knowledge', 'skills']
     RETURN [
-        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, recall_count)
-                  WHERE a.scope_id = $scope_id AND a.family = family AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
+        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, recall_count, ranked)
+                  WHERE a.scope_id = $scope_id AND a.family = family AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL AND a.ranked = true
                   RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.recall_count DESC LIMIT $cand_first },
-        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, accessed_at)
-                  WHERE a.scope_id = $scope_id AND a.family = family AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
+        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, accessed_at, ranked)
+                  WHERE a.scope_id = $scope_id AND a.family = family AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL AND a.ranked = true
                   RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.accessed_at DESC LIMIT $cand_first },
         COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, created_at)
                   WHERE a.scope_id = $scope_id AND a.family = family AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
@@ -119,11 +120,11 @@ OPTIONAL CALL (s) {
     // the profile's role-tier memories other than episodes: through the tier's indexes
     WITH arm WHERE arm = 'profile'
     RETURN [
-        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, tier, status, recall_count)
-                  WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
+        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, tier, status, recall_count, ranked)
+                  WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL AND a.ranked = true
                   RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.tier DESC, a.status DESC, a.recall_count DESC LIMIT $cand_first },
-        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, tier, status, accessed_at)
-                  WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
+        COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, tier, status, accessed_at, ranked)
+                  WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL AND a.ranked = true
                   RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.tier DESC, a.status DESC, a.accessed_at DESC LIMIT $cand_first },
         COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, tier, status, created_at)
                   WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
@@ -146,11 +147,11 @@ OPTIONAL CALL (s) {
       // preferences: memories of kind preference, read through the kind's indexes
       WITH arm WHERE arm = 'preferences'
       RETURN [
-          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, recall_count)
-                    WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
+          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, recall_count, ranked)
+                    WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL AND a.ranked = true
                     RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.recall_count DESC LIMIT $cand },
-          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, accessed_at)
-                    WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
+          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, accessed_at, ranked)
+                    WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL AND a.ranked = true
                     RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.kind DESC, a.status DESC, a.accessed_at DESC LIMIT $cand },
           COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, created_at, id)
                     WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL AND a.id IS NOT NULL
@@ -166,11 +167,11 @@ OPTIONAL CALL (s) {
       // knowledge pages and skills: through the family's indexes
       WITH arm, family WHERE arm IN ['knowledge', 'skills']
       RETURN [
-          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, recall_count)
-                    WHERE a.scope_id = $scope_id AND a.family = family AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
+          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, recall_count, ranked)
+                    WHERE a.scope_id = $scope_id AND a.family = family AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL AND a.ranked = true
                     RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.recall_count DESC LIMIT $cand },
-          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, accessed_at)
-                    WHERE a.scope_id = $scope_id AND a.family = family AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
+          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, accessed_at, ranked)
+                    WHERE a.scope_id = $scope_id AND a.family = family AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL AND a.ranked = true
                     RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.status DESC, a.accessed_at DESC LIMIT $cand },
           COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, created_at)
                     WHERE a.scope_id = $scope_id AND a.family = family AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
@@ -186,11 +187,11 @@ OPTIONAL CALL (s) {
       // the profile's role-tier memories other than episodes: through the tier's indexes
       WITH arm WHERE arm = 'profile'
       RETURN [
-          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, tier, status, recall_count)
-                    WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
+          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, tier, status, recall_count, ranked)
+                    WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL AND a.ranked = true
                     RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.tier DESC, a.status DESC, a.recall_count DESC LIMIT $cand },
-          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, tier, status, accessed_at)
-                    WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL
+          COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, tier, status, accessed_at, ranked)
+                    WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.accessed_at IS NOT NULL AND a.ranked = true
                     RETURN a ORDER BY a.scope_id DESC, a.family DESC, a.tier DESC, a.status DESC, a.accessed_at DESC LIMIT $cand },
           COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, tier, status, created_at)
                     WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role' AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.created_at IS NOT NULL
@@ -216,21 +217,21 @@ OPTIONAL CALL (s) {
     WITH arm, family, role, pool, n WHERE NOT exact
     CALL (arm, family) {
       WITH arm WHERE arm = 'preferences'
-      RETURN COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, recall_count)
+      RETURN COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, kind, status, recall_count, ranked)
                        WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.kind = 'preference'
-                         AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
+                         AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL AND a.ranked = true
                        RETURN a LIMIT $scan_max + 1 } AS rows
       UNION ALL
       WITH arm, family WHERE arm IN ['knowledge', 'skills']
-      RETURN COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, recall_count)
+      RETURN COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, status, recall_count, ranked)
                        WHERE a.scope_id = $scope_id AND a.family = family AND {{RECALL_QUALITY_OK}}
-                         AND a.recall_count IS NOT NULL
+                         AND a.recall_count IS NOT NULL AND a.ranked = true
                        RETURN a LIMIT $scan_max + 1 } AS rows
       UNION ALL
       WITH arm WHERE arm = 'profile'
-      RETURN COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, tier, status, recall_count)
+      RETURN COLLECT { MATCH (a:Artifact) USING INDEX a:Artifact(scope_id, family, tier, status, recall_count, ranked)
                        WHERE a.scope_id = $scope_id AND a.family = 'memory' AND a.tier = 'role'
-                         AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL
+                         AND a.kind <> 'episodic' AND {{RECALL_QUALITY_OK}} AND a.recall_count IS NOT NULL AND a.ranked = true
                        RETURN a LIMIT $scan_max + 1 } AS rows
     }
     WITH pool, rows, size(rows) <= $scan_max AS fits

@@ -3,4 +3,5 @@
 UNWIND $rows AS row
 CREATE (a:$(row.labels))
 SET a = row.props
+SET a.ranked = {{RANKED}}  // recomputed here, whatever the file says (fragments/ranked.cypher)
 RETURN count(a) AS created

@@ -22,6 +22,8 @@ from service.usecases import context as ctx_use
 from service.usecases.runtime import Runtime, utcnow
 from tests.conftest import unique
 
+RAW_FILL = cypher.compose_text("UNWIND $rows AS r CREATE (a:Artifact:Memory) SET a = r SET a.ranked = {{RANKED}}")
+
 KINDS = ("episodic", "semantic", "observational", "preference", "fact", "constraint", "instruction", "environment")
 TIERS = ("session", "working", "agent", "role")
 SMALL, LARGE = 8_000, 16_000
@@ -79,7 +81,7 @@ def shaped(client: TestClient, raw: Driver) -> dict[tuple[str, int], tuple[str, 
             assert r.status_code == 201, r.text
             scope_id, now = r.json()["id"], utcnow()
             for start in range(0, n, 4_000):
-                raw.execute_query("UNWIND $rows AS r CREATE (a:Artifact:Memory) SET a = r",
+                raw.execute_query(RAW_FILL,
                                   rows=[_row(shape, i, n, scope_id, now) for i in range(start, min(n, start + 4_000))])
             out[(shape, n)] = (scope_id, now)
     # Plan on statistics that know these rows, as Neo4j does once they diverge from a plan's: a plan made while
