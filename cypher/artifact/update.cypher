@@ -34,7 +34,7 @@ OPTIONAL CALL (a, current, denied, ordered, at) {
   SET a += $changes, a.revision = current + 1, a.updated_at = at
   // A keyed put may move a memory between tiers: whether a ranked context arm reads it (fragments/ranked.cypher)
   // follows, decided on the record as it now is (read after the lock, with this change)
-  WITH a, prev, current, at, a AS node, apoc.any.properties(a) AS revised
+  WITH a, prev, current, at, a AS node, apoc.any.properties(a, ['family', 'kind', 'tier']) AS revised
   CALL (node, revised) {
     WITH node, revised AS a
     SET node.ranked = {{RANKED}}
