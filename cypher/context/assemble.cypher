@@ -22,7 +22,8 @@
 //   indexes whose equality prefix is the arm's whole filter (the kind for preferences, the family for knowledge
 //   and skills, family and tier for the profile: filtering the tier after the index read every memory of a
 //   scope with no role-tier rows) and ranks only their union (the recall_count and accessed_at indexes hold only
-//   the rows these arms read, marked `ranked`: fragments/ranked.cypher, schema/0024); fragments/retention_top.cypher proves the answer
+//   the rows these arms read, marked `ranked`: fragments/ranked.cypher, schema/0024);
+//   fragments/retention_top.cypher proves the answer
 //   exact or says it is not (`exact`). Then the same lists are read $cand long and the proof asked again, and
 //   only if that fails too the arm scores every row as before when it has at most $scan_max rows (the same
 //   answer); a larger arm answers the top of the long lists' union, so no call reads a whole scope. The four

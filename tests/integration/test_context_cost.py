@@ -18,11 +18,10 @@ from fastapi.testclient import TestClient
 from neo4j import Driver
 
 import cypher
+from bench.common import RAW_FILL
 from service.usecases import context as ctx_use
 from service.usecases.runtime import Runtime, utcnow
 from tests.conftest import unique
-
-RAW_FILL = cypher.compose_text("UNWIND $rows AS r CREATE (a:Artifact:Memory) SET a = r SET a.ranked = {{RANKED}}")
 
 KINDS = ("episodic", "semantic", "observational", "preference", "fact", "constraint", "instruction", "environment")
 TIERS = ("session", "working", "agent", "role")
