@@ -34,8 +34,27 @@
 // Params: $scope_id, $arms (map arm -> requested), $limits (map arm -> n), $now, $as_of (valid time: the arms hold
 //         what was valid then; RecallQualityOK asks it), $w (retention weights),
 //         $cand_first, $cand (the lengths of the retention lists, first and second reading), $scan_max,
-//         and those of fragments/hybrid_rank.cypher for relevant_memories ($families = ['memory'], $statuses = ['active'])
-OPTIONAL MATCH (s:Scope {id: $scope_id}) WHERE s.deleting IS NULL
+//         and those of fragments/hybrid_rank.cypher for relevant_memories ($families = ['memory'], $statuses = ['active']),
+//         with $q.held (the version guard below: null, or [updated, embedded, removed] of the scope-index copy that
+//         ranked $q.ft_ids and $q.vec_ids; in the map, where its type does not enter the plan-cache key)
+// Yields one row: found (the scope exists), current (the guard held), recalled, arms, rows.
+//
+// The version guard: a caller that ranked the relevant memories with the copy of the scope its process holds,
+// without reading the scope's version first (service/usecases/context.assemble: the call is then one auto-commit
+// query, one round trip), passes that copy's version as $q.held. It is read here (fragments/scope_version.cypher)
+// and compared as instants; when the scope moved since, no arm selects anything, nothing is counted, and the
+// caller answers the call again the usual way (version read, copy brought up to date, then this query).
+OPTIONAL CALL () {
+  WITH 1 AS guarded WHERE $q.held IS NOT NULL
+  {{SCOPE_VERSION}}
+  RETURN [updated, embedded, removed] AS version
+}
+WITH $q.held IS NULL OR all(i IN range(0, 2) WHERE
+       CASE WHEN version[i] IS NULL OR $q.held[i] IS NULL THEN version[i] IS NULL AND $q.held[i] IS NULL
+            ELSE version[i].epochSeconds = $q.held[i].epochSeconds AND version[i].nanosecond = $q.held[i].nanosecond
+       END) AS current
+OPTIONAL MATCH (scope:Scope {id: $scope_id}) WHERE scope.deleting IS NULL
+WITH scope IS NOT NULL AS found, current, CASE WHEN current THEN scope END AS s
 OPTIONAL CALL (s) {
   // constraints: memories of kind constraint; most trusted first, then most recently updated
   WITH s WHERE s IS NOT NULL AND $arms.constraints
@@ -267,7 +286,7 @@ OPTIONAL CALL (s) {
   WITH a ORDER BY score DESC, a.id LIMIT $limits.relevant_memories
   RETURN 'relevant_memories' AS arm, collect(a) AS items
 }
-WITH s, [x IN collect({arm: arm, items: items}) WHERE x.arm IS NOT NULL] AS arms
+WITH found, current, [x IN collect({arm: arm, items: items}) WHERE x.arm IS NOT NULL] AS arms
 // Concurrency rule (lock, then read): take the write lock of what was selected (apoc.lock.nodes, in id order, the
 // same order every context call takes), then ask
 // RecallQualityOK again of what is committed now, read through apoc.any.properties (a plain a.status would be the
@@ -277,14 +296,15 @@ WITH s, [x IN collect({arm: arm, items: items}) WHERE x.arm IS NOT NULL] AS arms
 // (apoc.lock.nodes takes the same exclusive locks as writing a marker property to each row did, without the two
 // property writes per row: measured 6 ms of a 100,000-memory call.)
 // guards: n.status, n.stale, n.conflicted, n.recall_count, n.valid_from, n.valid_until
-WITH s, arms, apoc.coll.sortNodes(apoc.coll.toSet(apoc.coll.flatten([x IN arms | x.items])), '^id') AS picked
+WITH found, current, arms,
+     apoc.coll.sortNodes(apoc.coll.toSet(apoc.coll.flatten([x IN arms | x.items])), '^id') AS picked
 CALL apoc.lock.nodes(picked)
 // Only what RecallQualityOK and the count read, not the content; picked[i] and locked[i] are the same row.
-WITH s, arms, picked,
+WITH found, current, arms, picked,
      [n IN picked | apoc.any.properties(n, ['id', 'family', 'status', 'stale', 'conflicted', 'recall_count',
                                             'valid_from', 'valid_until'])]
      AS locked
-WITH s, arms, picked, locked
+WITH found, current, arms, picked, locked
 CALL (picked, locked) {
   UNWIND range(0, size(picked) - 1) AS i
   WITH picked[i] AS n, locked[i] AS a
@@ -295,6 +315,6 @@ CALL (picked, locked) {
 // Each arm names its rows by id; every row is projected once (a role-tier preference is in two arms), as
 // ArtifactRow, its times as ISO-8601 text: the driver's DateTime hydration of ~330 values was ~20 ms of a
 // 100,000-memory call.
-RETURN s IS NOT NULL AS found, recalled,
+RETURN found, current, recalled,
        [x IN arms | {arm: x.arm, ids: [n IN x.items WHERE n.id IN good | n.id]}] AS arms,
        [a IN picked WHERE a.id IN good | {{ARTIFACT_ROW}}] AS rows

@@ -429,6 +429,15 @@ class ScopeIndexes:
         self.loads = 0  # how many times a scope was (re)loaded: for tests and the eval
         self.extends = 0  # how many times a copy was brought up to date by a delta instead
 
+    def held(self, scope_id: str, model: str | None) -> ScopeCopy | None:
+        """The copy this process holds of the scope, as it is, without reading the version (None when it holds none):
+        for a caller that checks the version in its own query (context/assemble.cypher's guard) and comes back
+        through `copy` when it moved."""
+        current = self._copies.get((scope_id, model))
+        if current is not None:
+            self._copies.move_to_end((scope_id, model))
+        return current
+
     async def copy(self, on: Graph | AsyncManagedTransaction, scope_id: str, model: str | None) -> ScopeCopy:
         """The scope's current copy: one cheap version read; when the version moved, a delta (ScopeCopy.extended)
         or, where that cannot be applied exactly, a reload. `on` is the caller's transaction (search and context
@@ -523,13 +532,14 @@ def index_params(model: Any, params: Any) -> IndexParams:
                        occasion_weight=params.occasion_weight)
 
 
-async def rank(indexes: ScopeIndexes, on: Graph | AsyncManagedTransaction, scope_id: str, *, query: str,
+async def rank(indexes: ScopeIndexes, on: Graph | AsyncManagedTransaction | ScopeCopy, scope_id: str, *, query: str,
                qvec: list[float] | None, model: Any, families: Sequence[str], fetch: int,
                params: Any, when: temporal.QueryTime | None = None) -> tuple[list[str], list[str] | None]:
     """The scope index's two rankings for one search (ids, best first); vec is None without a query vector.
     `model` is the embedder (or None), `params` a service.search.ranking.RankingParams; `on` as for
-    ScopeIndexes.copy; `when` the query's time (temporal.query_time(query, now)), None for none."""
+    ScopeIndexes.copy, or a copy already in hand (ScopeIndexes.held: ranked as it is, nothing read);
+    `when` the query's time (temporal.query_time(query, now)), None for none."""
     name = model.name if model is not None else None
-    copy = await indexes.copy(on, scope_id, name)
+    copy = on if isinstance(on, ScopeCopy) else await indexes.copy(on, scope_id, name)
     ft, vec = copy.rank(query, qvec, families, fetch, index_params(model, params), when)
     return ft, (vec if qvec is not None else None)

@@ -55,6 +55,7 @@ from graph import recall
 from graph.driver import Graph
 from graph.errors import Invalid, NotFound
 from graph.model import Artifact, Family, Status
+from service import metrics
 from service.search import embedding, ranking, scope_index, temporal
 from service.search.ranking import lucene_query
 from service.usecases.runtime import Runtime
@@ -115,12 +116,30 @@ async def assemble(rt: Runtime, scope_id: str, *, surface: str, query: str | Non
         return await recordtime.context_at(rt, scope_id, surface=surface, query=query, limits=limits, params=params,
                                          at=at)
 
-    async def work(tx: Any) -> Any:
-        # The parameters (the scope index's version and ranking included) are made in this transaction.
-        return await assemble_tx(tx, **await query_params(rt, scope_id, surface=surface, query=query, limits=limits,
-                                                          params=params, on=tx, as_of=at.as_of, now=at.now))
+    def make(on: Any) -> Any:
+        async def work(tx: Any) -> Any:
+            return await assemble_tx(tx, **await query_params(rt, scope_id, surface=surface, query=query,
+                                                              limits=limits, params=params,
+                                                              on=tx if on is None else on,
+                                                              as_of=at.as_of, now=at.now))
+        return work
 
-    rec = await rt.graph.write(work)
+    # One auto-commit query, one round trip, when nothing needs reading first: the relevant memories are not
+    # asked for, or ranked by the copy of the scope this process holds, whose version the query checks before it
+    # selects anything (its guard, context/assemble.cypher). Where the process holds no copy, or the guard finds
+    # the scope moved, the call is one transaction that reads the version, brings the copy up to date and ranks
+    # with it (two round trips and the commit's). The guard's attempt writes nothing, so a recall counts once;
+    # only a connection lost during the auto-commit, its outcome unknown, is answered again (a recall may then
+    # count twice: a statistic, never a record).
+    ranked = "relevant_memories" in arms and bool((query or "").strip()) and (params or rt.ranking).scope_index
+    held = rt.indexes.held(scope_id, rt.embedder.name if rt.embedder is not None else None) if ranked else None
+    rec = (await rt.graph.write_once(make(held), committed=_unknown) if held is not None or not ranked else None)
+    if rec is None or (rec["found"] and not rec["current"]):
+        # The parameters (the scope index's version and ranking included) are made in this transaction.
+        metrics.record_context("read_first" if rec is None else "moved")
+        rec = await rt.graph.write(make(None))
+    else:
+        metrics.record_context("one_query")
     if rec is None or not rec["found"]:
         raise NotFound(f"no scope {scope_id}", code="scope_not_found")
     rows = {a["id"]: Artifact.from_node(a) for a in rec["rows"]}  # each row once; from_node makes them native
@@ -128,13 +147,20 @@ async def assemble(rt: Runtime, scope_id: str, *, surface: str, query: str | Non
     return Context({arm: got.get(arm, []) for arm in arms}, int(rec["recalled"]), at)
 
 
+async def _unknown() -> None:
+    """A context call's answer to "did the lost attempt commit?" (Graph.write_once): it cannot tell, so it asks
+    again."""
+    return None
+
+
 async def query_params(rt: Runtime, scope_id: str, *, surface: str, query: str | None = None,
                        limits: Mapping[str, int] | None = None, params: ranking.RankingParams | None = None,
-                       on: Graph | AsyncManagedTransaction | None = None,
+                       on: Graph | AsyncManagedTransaction | scope_index.ScopeCopy | None = None,
                        as_of: datetime | None = None, now: datetime | None = None) -> dict[str, Any]:
     """The parameters of context/assemble.cypher for one call (checked; the query embedded when the runtime has an
     embedder). With `on` (the call's transaction, or a Graph) the relevant memories are ranked by the scope index;
-    without it by Lucene (the oracle test, the bench's raw arms). Its oracle, context/assemble_reference.cypher,
+    with a copy of the scope (ScopeIndexes.held) by that copy as it is, its version the query's guard (`q.held`);
+    without either by Lucene (the oracle test, the bench's raw arms). Its oracle, context/assemble_reference.cypher,
     takes the same."""
     params = params or rt.ranking
     if surface not in SURFACES:
@@ -168,6 +194,9 @@ async def query_params(rt: Runtime, scope_id: str, *, surface: str, query: str |
     # ranking.hybrid_params)
     # and the limits of the arms not asked for are 0: Neo4j may read an arm's rows before it filters on `$arms`,
     # and a LIMIT 0 reads none
+    # the copy's version (updated, embedded, removed) when it ranked without a version read first
+    hybrid["q"]["held"] = list(on.version[:3]) if isinstance(on, scope_index.ScopeCopy) and ft_ids is not None \
+        else None
     return {**hybrid, "arms": {arm: arm in arms for arm in ARMS},
             "limits": {arm: n if arm in arms else 0 for arm, n in merged.items()},
             "cand_first": max(FIRST_CANDIDATES, *merged.values()), "cand": max(CANDIDATES, MAX_LIMIT),

@@ -1,13 +1,17 @@
 """The served process's scope copies (service/search/scope_index.py) under real overlap (tests/served.py): saves,
-deletes and searches of one scope from concurrent clients, released by a barrier, so copies are brought up to date by
-deltas while other writes commit, some of them out of order. Afterwards every memory saved is found first by its
-own word, and no deleted one is found."""
+deletes, searches and context calls of one scope from concurrent clients, released by a barrier, so copies are
+brought up to date by deltas while other writes commit, some of them out of order, and context calls' version guards
+find the scope moved. Afterwards every memory saved is found first by its own word, no deleted one is found, and
+every recall was counted once."""
 
 from __future__ import annotations
 
+import re
 import secrets
+import threading
 
 import httpx
+from neo4j import Driver
 
 from tests.conftest import unique
 from tests.served import Served, race
@@ -69,3 +73,83 @@ def test_concurrent_saves_deletes_and_searches_leave_every_memory_findable(serve
             hits = _search(c, sid, word)  # its own word ranks it first; a neighbouring episode may follow
             assert (aid not in hits) if aid in deleted else (hits[:1] == [aid]), (word, aid in deleted, hits)
     assert len(deleted) == 2 * ROUNDS and len(saved) == 12 + 6 * ROUNDS
+
+
+def _context(c: httpx.Client, scope_id: str, word: str) -> list[str]:
+    r = c.post(f"/v1/scopes/{scope_id}/context", json={"surface": "lazy", "query": word,
+                                                      "limits": {"relevant_memories": 5}})
+    assert r.status_code == 200, r.text
+    return [x["id"] for x in r.json()["arms"]["relevant_memories"]]
+
+
+def test_context_calls_racing_saves_see_every_write_and_count_each_recall_once(server: Served, raw: Driver) -> None:
+    """Context calls rank relevant memories with the process's copy and check its version inside their one query
+    (context/assemble.cypher's guard); saves racing them move the version, so many guards fail and those calls
+    are answered again. Afterwards every memory is found first by its own word, and the recall counts add up to the
+    rows the calls returned: a guarded attempt that found the scope moved counted nothing."""
+    with server.client() as c:
+        r = c.post("/v1/scopes", json={"namespace": unique("ns"), "cognitive_owner": unique("o"), "name": "guard"})
+        assert r.status_code == 201, r.text
+        sid = r.json()["id"]
+        saved: dict[str, str] = {}
+
+        def save(cl: httpx.Client) -> None:
+            for _ in range(5):  # the detector may hold a random word (pending, never recalled): take another
+                word = _word()
+                r = cl.post(f"/v1/scopes/{sid}/memories", json={"kind": "semantic", "tier": "agent",
+                                                                 "content": f"the note about {word} and the tram"})
+                assert r.status_code == 201, r.text
+                if r.json()["status"] == "active":
+                    saved[word] = r.json()["id"]
+                    return
+            raise AssertionError(f"five saves held in a row: {r.text}")
+
+        for _ in range(8):
+            save(c)
+        assert _context(c, sid, next(iter(saved)))[:1] == [saved[next(iter(saved))]]  # the copy is loaded
+    returned = 0
+    lock = threading.Lock()
+    for _ in range(ROUNDS):
+        words = list(saved)
+
+        def act(i: int, cl: httpx.Client) -> None:
+            nonlocal returned
+            if i < 4:
+                save(cl)
+            else:
+                word = words[(i * 5) % len(words)]
+                got = _context(cl, sid, word)
+                assert got[:1] == [saved[word]], (word, got)  # saved before the race: found first by its word
+                with lock:
+                    returned += len(got)
+
+        race(N, act, make_client=server.client)
+    with server.client() as c:
+        for word, aid in saved.items():
+            got = _context(c, sid, word)
+            assert got[:1] == [aid], (word, got)
+            returned += len(got)
+    rows, _, _ = raw.execute_query("MATCH (a:Artifact) WHERE a.scope_id = $sid RETURN sum(a.recall_count) AS n",
+                                   sid=sid)
+    assert rows[0]["n"] == returned + 1  # and the one call that loaded the copy
+    assert len(saved) == 8 + 4 * ROUNDS
+    # How each call was answered (/metrics): a save moves the version, so the next call's guard fails once and the
+    # call after it is one query again
+    with server.client() as c:
+        before = _paths(c)
+        save(c)
+        word = next(reversed(saved))
+        assert _context(c, sid, word)[:1] == [saved[word]]
+        moved = _paths(c)
+        assert _context(c, sid, word)[:1] == [saved[word]]
+        again = _paths(c)
+    assert moved["moved"] == before["moved"] + 1 and moved["one_query"] == before["one_query"], (before, moved)
+    assert again["one_query"] == moved["one_query"] + 1 and again["moved"] == moved["moved"], (moved, again)
+    assert before["moved"] > 0, before  # and the race made guards fail too
+
+
+def _paths(c: httpx.Client) -> dict[str, float]:
+    """cognition_context_calls_total by path, from the served process's /metrics."""
+    found = re.findall(r'^cognition_context_calls_total\{path="([a-z_]+)"\} ([0-9.e+]+)$', c.get("/metrics").text,
+                       re.MULTILINE)
+    return {"one_query": 0.0, "moved": 0.0, "read_first": 0.0} | {k: float(v) for k, v in found}

@@ -25,6 +25,7 @@ from service.usecases import context as ctx_use
 from service.usecases.context import ARMS, DEFAULT_LIMITS, SURFACES, recall_quality_ok
 from service.usecases.runtime import Runtime
 from tests.conftest import OnGraph, OnRuntime, unique
+from tests.served import Served
 
 
 def base(scope: dict[str, Any]) -> str:
@@ -246,7 +247,7 @@ def test_recall_quality_ok_is_one_definition_that_python_mirrors(raw: Driver) ->
     retention = ["preferences", "knowledge", "skills", "profile"]  # one pipeline in the fast query
     for name in ("context/assemble", "context/assemble_reference"):
         text = ranking.compose(name)
-        body, tail = text.split("\n}\nWITH s, [x IN collect(", 1)
+        body, tail = re.split(r"\n}\nWITH (?:s|found, current), \[x IN collect\(", text, maxsplit=1)
         branches = re.split(r"\n  UNION ALL\n(?=  // [a-z_]+:)", body)
         answered = []
         for b in branches:
@@ -343,17 +344,25 @@ def test_a_context_call_is_one_query(client: TestClient, scope: dict[str, Any], 
         got = await ctx_use.assemble(rt, scope["id"], surface="all", query="narwhal")
         return got.arms
 
-    # relevant_memories ranks from the scope's in-process index (service/search/scope_index.py), which first reads the
-    # scope's version (one index-seek read; when it moved, a delta or a reload): besides it, the call is one query.
+    # relevant_memories ranks from the scope's in-process index (service/search/scope_index.py). A process that holds
+    # no copy of the scope reads its version first (one index-seek read; then a load): the call is then that read,
+    # the copy's queries and one query.
     version = cypher.compose("search/scope_version")
     copy = tuple(cypher.compose(f"search/scope_{q}") for q in ("corpus", "delta", "window", "rows", "removed"))
+    assemble = ranking.compose("context/assemble")
     # the session's service process numbers the event feed and leases webhooks in the background meanwhile
     background = (cypher.compose("events/sequence"), cypher.compose("webhooks/claim"))
+    on_runtime.indexes.clear()
     with counting_queries() as seen:
         arms = on_runtime(call)
     seen = [q for q in seen if q not in background]
-    assert [q for q in seen if q != version and q not in copy] == [ranking.compose("context/assemble")], seen
+    assert version in seen and [q for q in seen if q != version and q not in copy] == [assemble], seen
     assert all(arms[a] for a in ARMS), {a: len(v) for a, v in arms.items()}
+    # Once it holds the copy, the call is the one query: the version is checked inside it (its guard)
+    with counting_queries() as seen:
+        again = on_runtime(call)
+    assert all(again[a] for a in ARMS), {a: len(v) for a, v in again.items()}
+    assert [q for q in seen if q not in background] == [assemble], seen
 
     # Through HTTP too: the context route sends its one query (access checks are cached after a first call; the
     # key cache lasts 5 s, so a key look-up may join on a slow machine).
@@ -361,9 +370,42 @@ def test_a_context_call_is_one_query(client: TestClient, scope: dict[str, Any], 
     with counting_queries() as seen:
         context(client, scope, "all", query="narwhal")
     seen = [q for q in seen if q not in background]
-    assert seen.count(ranking.compose("context/assemble")) == 1
-    assert [q for q in seen if q not in (version, *copy, cypher.compose("keys/by_hash"))] == \
-        [ranking.compose("context/assemble")], seen
+    assert [q for q in seen if q != cypher.compose("keys/by_hash")] == [assemble], seen
+
+
+def test_the_version_guard_answers_from_a_current_copy(client: TestClient, scope: dict[str, Any],
+                                                       served: Served, raw: Driver) -> None:
+    """This process holds a copy of the scope; another replica (the served process) then saves and deletes. The
+    next call's guard finds the version moved, writes nothing, and the call is answered again from a copy brought
+    up to date: the new memory is there, the deleted one is not, and each row counts one recall."""
+    assemble, version = ranking.compose("context/assemble"), cypher.compose("search/scope_version")
+    kept = mem(client, scope, "fact", "the walrus keeps its tusks clean")
+    gone = mem(client, scope, "fact", "the walrus sheds its tusks")
+    # this process now holds a copy of the scope
+    first = ids(context(client, scope, "lazy", query="walrus tusks")["relevant_memories"])
+    assert set(first) == {kept["id"], gone["id"]}, first
+    with served.client() as other:  # another replica: this process's copy is not told
+        r = other.post(f"{base(scope)}/memories", json={"kind": "fact", "tier": "agent", "subject": unique("s"),
+                                                        "content": "the walrus sleeps on the tusks of ice floes"})
+        assert r.status_code == 201 and r.json()["status"] == "active", r.text
+        new = r.json()
+        assert other.delete(f"{base(scope)}/memories/{gone['id']}").status_code == 200
+
+    def counts() -> dict[str, int]:
+        rows, _, _ = raw.execute_query("MATCH (a:Artifact) WHERE a.id IN $ids RETURN a.id AS id, a.recall_count AS n",
+                                       ids=[kept["id"], new["id"]])
+        return {r["id"]: r["n"] for r in rows}
+
+    before = counts()
+    with counting_queries() as seen:
+        got = ids(context(client, scope, "lazy", query="walrus tusks")["relevant_memories"])
+    assert new["id"] in got and kept["id"] in got and gone["id"] not in got, got
+    assert seen.count(assemble) == 2 and version in seen, seen  # the guarded attempt, then the usual call
+    after = counts()
+    assert {k: after[k] - before[k] for k in after} == {kept["id"]: 1, new["id"]: 1}  # counted once
+    with counting_queries() as seen:  # the copy is current again: one query
+        assert ids(context(client, scope, "lazy", query="walrus tusks")["relevant_memories"]) == got
+    assert seen.count(assemble) == 1 and version not in seen, seen
 
 
 # ---- consistency under concurrent supersession ------------------------------------------------------------
