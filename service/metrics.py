@@ -7,10 +7,10 @@ Metrics (all on this module's registry):
   (service/gates/pipeline.py calls `gate_refused`);
 - `cognition_decisions_total{kind, rule}`  digest and GC decisions (`record_decisions(kind, rule, n)`, or
   `record_pass(outcome)` with a pass's answer);
-- `cognition_context_calls_total{path}`  context calls by how they were answered (`record_context(path)`):
-  `one_query` (one auto-commit query: no query-driven arm, or ranked by the scope copy this process held and whose
-  version the query's guard confirmed), `moved` (the guard found the scope moved: answered again), `read_first`
-  (no copy held: the version read first);
+- `cognition_recall_calls_total{call, path}`  context calls and searches (`call`) by how they were answered
+  (`record_recall(call, path)`): `one_query` (one auto-commit query: ranked by the scope copy this process held,
+  whose version the query's guard confirmed, or nothing to rank), `moved` (the guard found the scope moved:
+  answered again), `read_first` (no copy held: the version read first);
 - the process collector (`process_*`: CPU, memory, open fds).
 """
 
@@ -37,9 +37,9 @@ DECISIONS = Counter(
     "cognition_decisions", "Digest and GC decisions, by kind (digest | gc) and rule",
     ["kind", "rule"], registry=REGISTRY)
 
-CONTEXT_CALLS = Counter(
-    "cognition_context_calls", "Context calls by how they were answered (one_query | moved | read_first)",
-    ["path"], registry=REGISTRY)
+RECALL_CALLS = Counter(
+    "cognition_recall_calls", "Context calls and searches by how they were answered (one_query | moved | read_first)",
+    ["call", "path"], registry=REGISTRY)
 
 UNMATCHED = "<unmatched>"  # 404s for paths no route serves: one label value, not one per probed path
 
@@ -49,9 +49,10 @@ def gate_refused(code: str, rule: str) -> None:
     GATE_REFUSALS.labels(code=code, rule=rule).inc()
 
 
-def record_context(path: str) -> None:
-    """Called once a context call is answered (service/usecases/context.py), with the path that answered it."""
-    CONTEXT_CALLS.labels(path=path).inc()
+def record_recall(call: str, path: str) -> None:
+    """Called once a context call or a search is answered (service/usecases/context.py, artifacts.py), with the
+    path that answered it."""
+    RECALL_CALLS.labels(call=call, path=path).inc()
 
 
 def record_decisions(kind: str, rule: str, n: int = 1) -> None:

@@ -35,24 +35,13 @@
 //         what was valid then; RecallQualityOK asks it), $w (retention weights),
 //         $cand_first, $cand (the lengths of the retention lists, first and second reading), $scan_max,
 //         and those of fragments/hybrid_rank.cypher for relevant_memories ($families = ['memory'], $statuses = ['active']),
-//         with $q.held (the version guard below: null, or [updated, embedded, removed] of the scope-index copy that
-//         ranked $q.ft_ids and $q.vec_ids; in the map, where its type does not enter the plan-cache key)
+//         with $q.held (the version guard below: null, or the version of the scope-index copy that ranked
+//         $q.ft_ids and $q.vec_ids)
 // Yields one row: found (the scope exists), current (the guard held), recalled, arms, rows.
 //
-// The version guard: a caller that ranked the relevant memories with the copy of the scope its process holds,
-// without reading the scope's version first (service/usecases/context.assemble: the call is then one auto-commit
-// query, one round trip), passes that copy's version as $q.held. It is read here (fragments/scope_version.cypher)
-// and compared as instants; when the scope moved since, no arm selects anything, nothing is counted, and the
-// caller answers the call again the usual way (version read, copy brought up to date, then this query).
-OPTIONAL CALL () {
-  WITH 1 AS guarded WHERE $q.held IS NOT NULL
-  {{SCOPE_VERSION}}
-  RETURN [updated, embedded, removed] AS version
-}
-WITH $q.held IS NULL OR all(i IN range(0, 2) WHERE
-       CASE WHEN version[i] IS NULL OR $q.held[i] IS NULL THEN version[i] IS NULL AND $q.held[i] IS NULL
-            ELSE version[i].epochSeconds = $q.held[i].epochSeconds AND version[i].nanosecond = $q.held[i].nanosecond
-       END) AS current
+// The version guard (fragments/version_guard.cypher): when the relevant memories were ranked by the copy of the
+// scope the caller's process holds, and the scope moved since, no arm selects anything and nothing is counted.
+{{VERSION_GUARD}}
 OPTIONAL MATCH (scope:Scope {id: $scope_id}) WHERE scope.deleting IS NULL
 WITH scope IS NOT NULL AS found, current, CASE WHEN current THEN scope END AS s
 OPTIONAL CALL (s) {

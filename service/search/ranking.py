@@ -143,16 +143,18 @@ def hybrid_params(*, lucene: str | None, qvec: list[float] | None, model: str | 
                   params: RankingParams = DEFAULT, min_cosine: float = 0.2,
                   ft_ids: list[str] | None = None, vec_ids: list[str] | None = None,
                   as_of: datetime | None = None, any_time: bool = False,
-                  occurred_from: datetime | None = None, occurred_to: datetime | None = None) -> dict[str, Any]:
+                  occurred_from: datetime | None = None, occurred_to: datetime | None = None,
+                  held: Sequence[Any] | None = None) -> dict[str, Any]:
     """The parameters of fragments/hybrid_rank.cypher (`ft_ids` / `vec_ids`: rankings made by the scope index,
     which take the place of the Lucene query and the Cypher vector scan). The query's own inputs travel in one
     map, `q`: Neo4j caches a plan per parameter type and size class, so as separate parameters a null, an empty
     list and lists of 5 or 30 ids each cost the query a plan of its own (seconds for the context query).
     Valid time: hits hold at `as_of` (default `now`) unless `any_time`; `occurred_from` / `occurred_to` bound
-    occurred_at (fragments/search_filter.cypher)."""
+    occurred_at (fragments/search_filter.cypher). `held`: the version of the scope copy that made `ft_ids` without
+    a version read first, which the query's guard checks (fragments/version_guard.cypher), or None."""
     return {"q": {"lucene": lucene, "qvec": qvec, "model": model, "ft_ids": ft_ids, "vec_ids": vec_ids,
                   "kind": kind, "tier": tier, "tag": tag, "any_time": any_time, "occurred_from": occurred_from,
-                  "occurred_to": occurred_to},
+                  "occurred_to": occurred_to, "held": list(held[:3]) if held is not None else None},
             "scope_id": scope_id, "families": families, "statuses": statuses, "fetch": fetch,
             "min_sim": min_sim(params, min_cosine), "rrf_k": params.rrf_k, "boost": params.retention_boost,
             "w_ft": params.w_ft, "w_vec": params.w_vec, "now": now, "as_of": as_of or now,
@@ -169,9 +171,13 @@ class RankedHit:
 
 
 async def hybrid_search(tx: AsyncManagedTransaction, /, *, limit: int, recall: bool,
-                        **params: Any) -> list[RankedHit]:
-    """The hybrid search (graph/recall.py) in the caller's transaction: one query, hits in rank order."""
+                        **params: Any) -> list[RankedHit] | None:
+    """The hybrid search (graph/recall.py) in the caller's transaction: one query, hits in rank order; None when its
+    version guard found the scope moved since the copy that ranked `q.ft_ids` (fragments/version_guard.cypher:
+    nothing was counted)."""
     rows = await recall_repo.hybrid(tx, limit=limit, recall=recall, **params)
+    if any(not r["current"] for r in rows):
+        return None
     hits = [RankedHit(artifact_row(r["artifact"]), float(r["score"]), r["ft_rank"], r["vec_rank"],
                       float(r["retention"])) for r in rows]
     return sorted(hits, key=lambda h: (-h.score, h.artifact["id"]))

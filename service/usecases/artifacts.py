@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -17,6 +17,7 @@ from graph import artifacts as repo
 from graph import scopes as scopes_repo
 from graph.errors import Conflict, Forbidden, Invalid, NotFound, PreconditionFailed
 from graph.model import ADVISORY, KERNELS, LABELS, VALID_TIME, Artifact, EdgeType, Family
+from service import metrics
 from service.gates.pipeline import HOLD_REASON, LEARNED_RULE, Candidate, GateRefusal, Hold, screen
 from service.gates.provenance import resolve_source
 from service.search import embedding, ranking, scope_index, temporal
@@ -331,20 +332,43 @@ async def search_ranked(rt: Runtime, scope_id: str, families: Sequence[Family], 
                 or occurred_before is not None or view.as_of is not None or view.now is not None)
     fetch = params.fetch(limit, filtered=filtered)
 
-    async def work(tx: Any) -> list[ranking.RankedHit]:
-        # The scope index's version is read in this transaction, then the copy ranks, then the query runs.
-        ft_ids, vec_ids = (await scope_index.rank(rt.indexes, tx, scope_id, query=query, qvec=qvec, model=model,
-                                                  families=fams, fetch=fetch, params=params, when=when)
-                           if params.scope_index else (None, None))
-        hybrid = ranking.hybrid_params(lucene=lucene, qvec=qvec, model=model.name if model else None,
-                                       scope_id=scope_id, families=fams, statuses=statuses, fetch=fetch,
-                                       now=rt.clock(), kind=kind, tier=tier, tag=tag, params=params,
-                                       min_cosine=embedding.min_cosine(model), ft_ids=ft_ids, vec_ids=vec_ids,
-                                       as_of=at.as_of, any_time=at.include_invalid, occurred_from=occurred_after,
-                                       occurred_to=occurred_before)
-        return await ranking.hybrid_search(tx, limit=limit, recall=recall, **hybrid)
+    def make(held: scope_index.ScopeCopy | None) -> Callable[[Any], Awaitable[list[ranking.RankedHit] | None]]:
+        async def work(tx: Any) -> list[ranking.RankedHit] | None:
+            # Ranked by the copy in hand (its version checked by the query's guard), or by the scope index with its
+            # version read in this transaction, then the query runs.
+            ft_ids, vec_ids = (await scope_index.rank(rt.indexes, tx if held is None else held, scope_id,
+                                                      query=query, qvec=qvec, model=model, families=fams,
+                                                      fetch=fetch, params=params, when=when)
+                               if params.scope_index else (None, None))
+            hybrid = ranking.hybrid_params(lucene=lucene, qvec=qvec, model=model.name if model else None,
+                                           scope_id=scope_id, families=fams, statuses=statuses, fetch=fetch,
+                                           now=rt.clock(), kind=kind, tier=tier, tag=tag, params=params,
+                                           min_cosine=embedding.min_cosine(model), ft_ids=ft_ids, vec_ids=vec_ids,
+                                           as_of=at.as_of, any_time=at.include_invalid,
+                                           occurred_from=occurred_after, occurred_to=occurred_before,
+                                           held=held.version if held is not None else None)
+            return await ranking.hybrid_search(tx, limit=limit, recall=recall, **hybrid)
+        return work
 
-    return await rt.graph.write(work)
+    # One auto-commit query when the process holds a copy of the scope (or ranks by Lucene), as a context call is
+    # (service/usecases/context.assemble); a transaction that reads the version first when it holds none or the
+    # guard finds the scope moved.
+    held = rt.indexes.held(scope_id, model.name if model else None) if params.scope_index else None
+    if held is not None or not params.scope_index:
+        hits = await rt.graph.write_once(make(held), committed=_unknown)
+        if hits is not None:
+            metrics.record_recall("search", "one_query")
+            return hits
+    metrics.record_recall("search", "read_first" if held is None else "moved")
+    got = await rt.graph.write(make(None))
+    assert got is not None  # the version was read in this transaction: the guard is not asked
+    return got
+
+
+async def _unknown() -> None:
+    """A search's answer to "did the lost attempt commit?" (Graph.write_once): it cannot tell, so it asks again (a
+    hit may then count two recalls: a statistic, never a record)."""
+    return None
 
 
 async def update(rt: Runtime, scope_id: str, id: str, families: Sequence[Family], change: Change, *,

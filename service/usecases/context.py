@@ -136,10 +136,10 @@ async def assemble(rt: Runtime, scope_id: str, *, surface: str, query: str | Non
     rec = (await rt.graph.write_once(make(held), committed=_unknown) if held is not None or not ranked else None)
     if rec is None or (rec["found"] and not rec["current"]):
         # The parameters (the scope index's version and ranking included) are made in this transaction.
-        metrics.record_context("read_first" if rec is None else "moved")
+        metrics.record_recall("context", "read_first" if rec is None else "moved")
         rec = await rt.graph.write(make(None))
     else:
-        metrics.record_context("one_query")
+        metrics.record_recall("context", "one_query")
     if rec is None or not rec["found"]:
         raise NotFound(f"no scope {scope_id}", code="scope_not_found")
     rows = {a["id"]: Artifact.from_node(a) for a in rec["rows"]}  # each row once; from_node makes them native
@@ -189,14 +189,13 @@ async def query_params(rt: Runtime, scope_id: str, *, surface: str, query: str |
                                    scope_id=scope_id, families=[Family.memory.value],
                                    statuses=[Status.active.value], fetch=params.fetch(limit), now=rt.clock(),
                                    params=params, min_cosine=embedding.min_cosine(model), ft_ids=ft_ids,
-                                   vec_ids=vec_ids, as_of=as_of)
+                                   vec_ids=vec_ids, as_of=as_of,
+                                   held=on.version if isinstance(on, scope_index.ScopeCopy) and ft_ids is not None
+                                   else None)
     # `arms` as a map of all nine (not a list of the requested ones): one plan for every surface (see `q` in
     # ranking.hybrid_params)
     # and the limits of the arms not asked for are 0: Neo4j may read an arm's rows before it filters on `$arms`,
     # and a LIMIT 0 reads none
-    # the copy's version (updated, embedded, removed) when it ranked without a version read first
-    hybrid["q"]["held"] = list(on.version[:3]) if isinstance(on, scope_index.ScopeCopy) and ft_ids is not None \
-        else None
     return {**hybrid, "arms": {arm: arm in arms for arm in ARMS},
             "limits": {arm: n if arm in arms else 0 for arm, n in merged.items()},
             "cand_first": max(FIRST_CANDIDATES, *merged.values()), "cand": max(CANDIDATES, MAX_LIMIT),

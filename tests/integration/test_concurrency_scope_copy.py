@@ -134,22 +134,26 @@ def test_context_calls_racing_saves_see_every_write_and_count_each_recall_once(s
     assert rows[0]["n"] == returned + 1  # and the one call that loaded the copy
     assert len(saved) == 8 + 4 * ROUNDS
     # How each call was answered (/metrics): a save moves the version, so the next call's guard fails once and the
-    # call after it is one query again
+    # call after it is one query again; a search the same
     with server.client() as c:
-        before = _paths(c)
-        save(c)
-        word = next(reversed(saved))
-        assert _context(c, sid, word)[:1] == [saved[word]]
-        moved = _paths(c)
-        assert _context(c, sid, word)[:1] == [saved[word]]
-        again = _paths(c)
-    assert moved["moved"] == before["moved"] + 1 and moved["one_query"] == before["one_query"], (before, moved)
-    assert again["one_query"] == moved["one_query"] + 1 and again["moved"] == moved["moved"], (moved, again)
-    assert before["moved"] > 0, before  # and the race made guards fail too
+        for call, ask in (("context", _context), ("search", _search)):
+            before = _paths(c, call)
+            save(c)
+            word = next(reversed(saved))
+            assert ask(c, sid, word)[:1] == [saved[word]]
+            moved = _paths(c, call)
+            assert ask(c, sid, word)[:1] == [saved[word]]
+            again = _paths(c, call)
+            assert moved["moved"] == before["moved"] + 1 and moved["one_query"] == before["one_query"], \
+                (call, before, moved)
+            assert again["one_query"] == moved["one_query"] + 1 and again["moved"] == moved["moved"], \
+                (call, moved, again)
+            if call == "context":
+                assert before["moved"] > 0, before  # and the race made guards fail too
 
 
-def _paths(c: httpx.Client) -> dict[str, float]:
-    """cognition_context_calls_total by path, from the served process's /metrics."""
-    found = re.findall(r'^cognition_context_calls_total\{path="([a-z_]+)"\} ([0-9.e+]+)$', c.get("/metrics").text,
-                       re.MULTILINE)
+def _paths(c: httpx.Client, call: str) -> dict[str, float]:
+    """cognition_recall_calls_total of `call` by path, from the served process's /metrics."""
+    found = re.findall(rf'^cognition_recall_calls_total\{{call="{call}",path="([a-z_]+)"\}} ([0-9.e+]+)$',
+                       c.get("/metrics").text, re.MULTILINE)
     return {"one_query": 0.0, "moved": 0.0, "read_first": 0.0} | {k: float(v) for k, v in found}

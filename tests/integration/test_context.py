@@ -377,7 +377,8 @@ def test_the_version_guard_answers_from_a_current_copy(client: TestClient, scope
                                                        served: Served, raw: Driver) -> None:
     """This process holds a copy of the scope; another replica (the served process) then saves and deletes. The
     next call's guard finds the version moved, writes nothing, and the call is answered again from a copy brought
-    up to date: the new memory is there, the deleted one is not, and each row counts one recall."""
+    up to date: the new memory is there, the deleted one is not, and each row counts one recall. A search the
+    same."""
     assemble, version = ranking.compose("context/assemble"), cypher.compose("search/scope_version")
     kept = mem(client, scope, "fact", "the walrus keeps its tusks clean")
     gone = mem(client, scope, "fact", "the walrus sheds its tusks")
@@ -406,6 +407,27 @@ def test_the_version_guard_answers_from_a_current_copy(client: TestClient, scope
     with counting_queries() as seen:  # the copy is current again: one query
         assert ids(context(client, scope, "lazy", query="walrus tusks")["relevant_memories"]) == got
     assert seen.count(assemble) == 1 and version not in seen, seen
+
+    # A search checks the same guard: another save by the other replica, and the next search finds it
+    hybrid = ranking.compose("search/hybrid")
+    with served.client() as other:
+        r = other.post(f"{base(scope)}/memories", json={"kind": "fact", "tier": "agent", "subject": unique("s"),
+                                                        "content": "the walrus dives for clams with its tusks"})
+        assert r.status_code == 201 and r.json()["status"] == "active", r.text
+        clams = r.json()
+
+    def search() -> list[str]:
+        r = client.post(f"{base(scope)}/memories/search", json={"query": "walrus clams", "limit": 5})
+        assert r.status_code == 200, r.text
+        return [h["id"] for h in r.json()["items"]]
+
+    with counting_queries() as seen:
+        found = search()
+    assert clams["id"] in found and gone["id"] not in found, found
+    assert seen.count(hybrid) == 2 and version in seen, seen
+    with counting_queries() as seen:
+        assert set(search()) == set(found)  # the order may move: the first search counted recalls
+    assert seen.count(hybrid) == 1 and version not in seen, seen
 
 
 # ---- consistency under concurrent supersession ------------------------------------------------------------
