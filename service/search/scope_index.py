@@ -426,23 +426,33 @@ class ScopeIndexes:
         self._max = max_scopes
         self.max_bytes = max_bytes
         self.analysis = analysis
+        # Scopes this process wrote to since their copy was last brought up to date (`behind`): a hint, not a
+        # guarantee (another replica's writes are not in it), so the queries' version guard still decides.
+        self._behind: set[str] = set()
         self.loads = 0  # how many times a scope was (re)loaded: for tests and the eval
         self.extends = 0  # how many times a copy was brought up to date by a delta instead
 
     def held(self, scope_id: str, model: str | None) -> ScopeCopy | None:
-        """The copy this process holds of the scope, as it is, without reading the version (None when it holds none):
-        for a caller that checks the version in its own query (context/assemble.cypher's guard) and comes back
-        through `copy` when it moved."""
-        current = self._copies.get((scope_id, model))
+        """The copy this process holds of the scope, as it is, without reading the version: for a caller that checks
+        the version in its own query (fragments/version_guard.cypher) and comes back through `copy` when it moved.
+        None when it holds none, or when this process wrote to the scope since (`behind`): that guard would fail."""
+        current = None if scope_id in self._behind else self._copies.get((scope_id, model))
         if current is not None:
             self._copies.move_to_end((scope_id, model))
         return current
+
+    def behind(self, scope_id: str) -> None:
+        """This process wrote to the scope: its copies are behind until `copy` next reads the version (an agent's
+        save, then its context call, takes the version read at once instead of a guard that would fail)."""
+        if any(key[0] == scope_id for key in self._copies):
+            self._behind.add(scope_id)
 
     async def copy(self, on: Graph | AsyncManagedTransaction, scope_id: str, model: str | None) -> ScopeCopy:
         """The scope's current copy: one cheap version read; when the version moved, a delta (ScopeCopy.extended)
         or, where that cannot be applied exactly, a reload. `on` is the caller's transaction (search and context
         read the version in the transaction that then ranks, one round trip instead of a transaction of its own:
         ~8 ms at 100k on a loaded machine) or the Graph."""
+        self._behind.discard(scope_id)  # before the read: a write after it marks the scope again
         row = await _run(on, recall_repo.scope_version, scope_id=scope_id)
         key = (scope_id, model)
         current = self._copies.get(key)
@@ -488,6 +498,7 @@ class ScopeIndexes:
 
     def clear(self) -> None:
         self._copies.clear()
+        self._behind.clear()
 
 
 def _sized(make: Callable[..., ScopeCopy | None], *args: Any) -> ScopeCopy | None:

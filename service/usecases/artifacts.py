@@ -184,6 +184,7 @@ async def save(rt: Runtime, scope_id: str, drafts: Sequence[Draft], *, actor: st
                 await _supersede(tx, scope_id, row["props"]["id"], row["supersedes"], now=now, actor=actor)
         return SaveResult(items)
 
+    rt.indexes.behind(scope_id)  # this process's next recall of the scope reads its version first
     if idempotency_key is not None or any(r["relations"] or r["supersedes"] for r in rows):
         return await rt.graph.write(work)  # several queries, or a refusal (a missing relation target) to roll back
 
@@ -400,6 +401,7 @@ async def update(rt: Runtime, scope_id: str, id: str, families: Sequence[Family]
             await _supersede(tx, scope_id, id, change.supersedes, now=now, actor=actor)
         return rec
 
+    rt.indexes.behind(scope_id)
     rec = await (rt.graph.write(work) if change.supersedes else rt.graph.write(repo.update, **params))
     if not rec["found"]:
         raise not_found(family, id)
@@ -441,6 +443,7 @@ async def get_kernel(rt: Runtime, scope_id: str, family: Family) -> Artifact:
 async def delete(rt: Runtime, scope_id: str, id: str, families: Sequence[Family], *, detach: bool,
                  reason: str | None, actor: str) -> list[str]:
     """Explicit destructive delete; returns the dependents left pointing at the tombstone."""
+    rt.indexes.behind(scope_id)
     rec = await rt.graph.write(repo.delete, scope_id=scope_id, id=id,
                                families=[f.value for f in families] + [f.value for f in KERNELS], detach=detach,
                                now=rt.clock(), actor=actor, reason=reason or "explicit delete", event_id=new_id())
