@@ -161,7 +161,7 @@ class Graph:
         except Exception as exc:  # translate once, here
             raise await self._refusal(exc) from exc
 
-    async def write_once(self, fn: TxFn[T], *args: Any, committed: Callable[[], Awaitable[T | None]],
+    async def write_once(self, fn: TxFn[T], *args: Any, committed: Callable[[], Awaitable[T | None]] | None,
                          **kwargs: Any) -> T:
         """`fn(tx, ...)` runs exactly one query, as one auto-commit transaction: RUN and PULL go out together and
         the answer comes back committed — one round trip where `write` needs two (BEGIN+RUN+PULL, COMMIT). What
@@ -172,12 +172,13 @@ class Graph:
         transaction only risks during COMMIT; so before each attempt after such a loss `committed()` is asked
         (in a transaction of its own): its answer, when not None, is the outcome of the attempt that committed.
         A save answers it by looking up the ids it made before running; and should it race a commit still in
-        flight, the retry's CREATE meets the unique id constraint and nothing is written twice."""
+        flight, the retry's CREATE meets the unique id constraint and nothing is written twice. `committed=None`:
+        the work cannot tell, and is run again (a context call or a search: a recall may then count twice)."""
         delays, started, in_doubt = _retry_delays(), -1.0, False
         last: Exception
         while True:
             try:
-                if in_doubt:
+                if in_doubt and committed is not None:
                     done = await committed()
                     if done is not None:
                         return done
@@ -188,7 +189,8 @@ class Graph:
             except Unavailable as exc:  # from committed(), a transaction of its own: the database is away
                 last = exc
             except (DriverError, Neo4jError) as exc:
-                if in_doubt and isinstance(exc, ConstraintError):  # raced the commit it could not see: answer it
+                # raced the commit it could not see: answer it
+                if in_doubt and committed is not None and isinstance(exc, ConstraintError):
                     done = await committed()
                     if done is not None:
                         return done

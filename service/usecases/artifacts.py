@@ -356,7 +356,7 @@ async def search_ranked(rt: Runtime, scope_id: str, families: Sequence[Family], 
     # guard finds the scope moved.
     held = rt.indexes.held(scope_id, model.name if model else None) if params.scope_index else None
     if held is not None or not params.scope_index:
-        hits = await rt.graph.write_once(make(held), committed=_unknown)
+        hits = await rt.graph.write_once(make(held), committed=None)
         if hits is not None:
             metrics.record_recall("search", "one_query")
             return hits
@@ -364,12 +364,6 @@ async def search_ranked(rt: Runtime, scope_id: str, families: Sequence[Family], 
     got = await rt.graph.write(make(None))
     assert got is not None  # the version was read in this transaction: the guard is not asked
     return got
-
-
-async def _unknown() -> None:
-    """A search's answer to "did the lost attempt commit?" (Graph.write_once): it cannot tell, so it asks again (a
-    hit may then count two recalls: a statistic, never a record)."""
-    return None
 
 
 async def update(rt: Runtime, scope_id: str, id: str, families: Sequence[Family], change: Change, *,

@@ -133,7 +133,7 @@ async def assemble(rt: Runtime, scope_id: str, *, surface: str, query: str | Non
     # count twice: a statistic, never a record).
     ranked = "relevant_memories" in arms and bool((query or "").strip()) and (params or rt.ranking).scope_index
     held = rt.indexes.held(scope_id, rt.embedder.name if rt.embedder is not None else None) if ranked else None
-    rec = (await rt.graph.write_once(make(held), committed=_unknown) if held is not None or not ranked else None)
+    rec = (await rt.graph.write_once(make(held), committed=None) if held is not None or not ranked else None)
     if rec is None or (rec["found"] and not rec["current"]):
         # The parameters (the scope index's version and ranking included) are made in this transaction.
         metrics.record_recall("context", "read_first" if rec is None else "moved")
@@ -145,12 +145,6 @@ async def assemble(rt: Runtime, scope_id: str, *, surface: str, query: str | Non
     rows = {a["id"]: Artifact.from_node(a) for a in rec["rows"]}  # each row once; from_node makes them native
     got = {x["arm"]: [rows[i] for i in x["ids"]] for x in rec["arms"]}
     return Context({arm: got.get(arm, []) for arm in arms}, int(rec["recalled"]), at)
-
-
-async def _unknown() -> None:
-    """A context call's answer to "did the lost attempt commit?" (Graph.write_once): it cannot tell, so it asks
-    again."""
-    return None
 
 
 async def query_params(rt: Runtime, scope_id: str, *, surface: str, query: str | None = None,

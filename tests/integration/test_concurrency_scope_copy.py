@@ -31,24 +31,33 @@ def _search(c: httpx.Client, scope_id: str, word: str) -> list[str]:
     return [h["id"] for h in r.json()["items"]]
 
 
+def _new_scope(c: httpx.Client, name: str) -> str:
+    r = c.post("/v1/scopes", json={"namespace": unique("ns"), "cognitive_owner": unique("o"), "name": name})
+    assert r.status_code == 201, r.text
+    return str(r.json()["id"])
+
+
+def _save(cl: httpx.Client, sid: str, saved: dict[str, str], kind: str = "semantic") -> None:
+    """Save a memory of its own word into `saved` (word -> id)."""
+    for _ in range(5):  # the detector may hold a random word (pending, never recalled): take another
+        word = _word()
+        r = cl.post(f"/v1/scopes/{sid}/memories", json={"kind": kind, "tier": "agent",
+                                                         "content": f"the note about {word} and the tram"})
+        assert r.status_code == 201, r.text
+        if r.json()["status"] == "active":
+            saved[word] = r.json()["id"]
+            return
+    raise AssertionError(f"five saves held in a row: {r.text}")
+
+
 def test_concurrent_saves_deletes_and_searches_leave_every_memory_findable(server: Served) -> None:
     with server.client() as c:
-        r = c.post("/v1/scopes", json={"namespace": unique("ns"), "cognitive_owner": unique("o"), "name": "copy"})
-        assert r.status_code == 201, r.text
-        sid = r.json()["id"]
+        sid = _new_scope(c, "copy")
         saved: dict[str, str] = {}  # word -> id
 
         def save(cl: httpx.Client) -> None:
-            kind = "episodic" if len(saved) % 2 else "semantic"  # episodes lend their neighbours a share of a score
-            for _ in range(5):  # the detector may hold a random word (pending, never searched): take another
-                word = _word()
-                r = cl.post(f"/v1/scopes/{sid}/memories", json={"kind": kind, "tier": "agent",
-                                                                 "content": f"the note about {word} and the tram"})
-                assert r.status_code == 201, r.text
-                if r.json()["status"] == "active":
-                    saved[word] = r.json()["id"]
-                    return
-            raise AssertionError(f"five saves held in a row: {r.text}")
+            # episodes lend their neighbours a share of a score
+            _save(cl, sid, saved, "episodic" if len(saved) % 2 else "semantic")
 
         for _ in range(12):
             save(c)
@@ -86,25 +95,16 @@ def _context(c: httpx.Client, scope_id: str, word: str) -> list[str]:
 def test_context_calls_racing_saves_see_every_write_and_count_each_recall_once(server: Served, raw: Driver,
                                                                                client: TestClient) -> None:
     """Context calls rank relevant memories with the process's copy and check its version inside their one query
-    (context/assemble.cypher's guard); saves racing them move the version, so many guards fail and those calls
-    are answered again. Afterwards every memory is found first by its own word, and the recall counts add up to the
-    rows the calls returned: a guarded attempt that found the scope moved counted nothing."""
+    (context/assemble.cypher's guard); saves racing them move the version, so a call either finds its copy marked
+    behind and reads the version first, or its guard finds the scope moved and it is answered again. Afterwards
+    every memory is found first by its own word, and the recall counts add up to the rows the calls returned: a
+    guarded attempt that found the scope moved counted nothing."""
     with server.client() as c:
-        r = c.post("/v1/scopes", json={"namespace": unique("ns"), "cognitive_owner": unique("o"), "name": "guard"})
-        assert r.status_code == 201, r.text
-        sid = r.json()["id"]
+        sid = _new_scope(c, "guard")
         saved: dict[str, str] = {}
 
         def save(cl: httpx.Client) -> None:
-            for _ in range(5):  # the detector may hold a random word (pending, never recalled): take another
-                word = _word()
-                r = cl.post(f"/v1/scopes/{sid}/memories", json={"kind": "semantic", "tier": "agent",
-                                                                 "content": f"the note about {word} and the tram"})
-                assert r.status_code == 201, r.text
-                if r.json()["status"] == "active":
-                    saved[word] = r.json()["id"]
-                    return
-            raise AssertionError(f"five saves held in a row: {r.text}")
+            _save(cl, sid, saved)
 
         for _ in range(8):
             save(c)
