@@ -78,7 +78,7 @@ def _pages(raw: Driver, query: str, params: dict[str, Any]) -> list[list[str]]:
 
 
 # list.cypher returns the artifact row; for the comparison it also returns the cursor's time as a DateTime.
-FAST = cypher.compose("artifact/list").replace("RETURN (a {", "RETURN a.created_at AS created_at, (a {", 1)
+FAST = cypher.compose("artifact/list").replace("RETURN (", "RETURN a.created_at AS created_at, (", 1)
 
 
 def _scope_with(client: TestClient, raw: Driver, rows: list[dict[str, Any]]) -> tuple[str, Any]:

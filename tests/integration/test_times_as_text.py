@@ -34,7 +34,7 @@ TIMES = tuple(OPERATOR_TIMES)
 def test_load_search_and_context_read_the_times_as_text() -> None:
     for name in ("artifact/load", "artifact/list", "artifact/get_many", "search/hybrid", "context/assemble"):
         text = cypher.compose(name)
-        assert all(f"{k}: toString(a.{k})" in text for k in TIMES), name
+        assert all(f"{k}: toString(ap.{k})" in text for k in TIMES), name
 
 
 def _save(client: TestClient, sid: str) -> tuple[str, str]:

@@ -12,7 +12,7 @@ def test_prints_the_composed_query(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["cypher", "artifact/list"]) == 0
     out = capsys.readouterr().out
     assert out.strip() == cypher.compose("artifact/list").strip()
-    assert "{{" not in out and "toString(a.created_at)" in out  # ARTIFACT_ROW substituted
+    assert "{{" not in out and "toString(ap.created_at)" in out  # ARTIFACT_ROW substituted
 
 
 @pytest.mark.parametrize("name", ["artifact/nope", "../secrets", "Artifact/List"])
