@@ -5,8 +5,7 @@
 // memories: 330 values were ~20 ms of a context call, and 30 were ~4 ms of a 26 ms explicit search.
 // The properties are read once, as a map (`properties(a)`), and the row projected from that map: projecting the
 // node itself (`a {.*, created_at: toString(a.created_at), …}`) reads the node's properties again for each one
-// named, which took 10 ms of the server's time for the ~60 rows of an eager context call at 100,000 memories
-// against 7 ms this way.
+// named. PROFILE of a context call's 73 rows at 100,000 memories: 4,698 db hits that way, 2,359 this way.
 // An expression over the variable `a` (null when `a` is). A raw row's times are text: read it through
 // Artifact.from_node.
 [ap IN [properties(a)] |
