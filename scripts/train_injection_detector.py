@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import injection_corpus as corpus  # noqa: E402
 
 from service.gates import encoder  # noqa: E402
-from service.gates.detector import MODEL, features, long_enough, other_script  # noqa: E402
+from service.gates.detector import MODEL, features, long_enough, unfamiliar  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -220,7 +220,7 @@ def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, fl
 
     judged = [r for r in tune if long_enough(r.text) and scan(r.text) is None]
     s1 = np.array([p1(r.text) for r in judged])
-    other = np.array([other_script(r.text) for r in judged])  # the encoder reads these whatever the n-gram score
+    other = np.array([unfamiliar(r.text) for r in judged])  # the encoder reads these whatever the n-gram score
     y = np.array([r.label for r in judged])
     grid = [round(0.01 * i, 2) for i in range(1, 100)]
     fine = grid + [round(0.99 + 0.001 * i, 3) for i in range(1, 10)]  # a sharp classifier's refusals sit near 1

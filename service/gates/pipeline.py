@@ -8,13 +8,14 @@ transaction (cypher/artifact/save.cypher) against the scope's policy read in tha
 There is no parameter, setting or role that skips a gate.
 
 The threat scan has layers: invisible Unicode and pattern families refuse outright; then the learned detector, a
-cascade of two models, judges each caller text long enough to judge (`detector.long_enough`: 40 characters, a CJK
+cascade of two models, judges each caller text long enough to judge (`detector.long_enough`: 20 characters, a CJK
 character counting three):
 
 - the n-gram model (service/gates/detector.py, microseconds): at or above `refuse_at` the write is refused like any
   threat (rule `learned.injection`); below `hold_at` the text passes — most text, which then pays nothing more;
-- in between, where the n-gram model is unsure — and on text in a script it was not trained on (Japanese, Korean,
-  Cyrillic, Arabic, ...: `detector.other_script`) — the multilingual encoder (service/gates/encoder.py, milliseconds)
+- in between, where the n-gram model is unsure — and on text in a language it was (almost) not trained on
+  (`detector.unfamiliar`: Japanese, Korean, Cyrillic, Arabic, ... by script; German, Spanish, Italian, Portuguese,
+  French, Dutch, Polish, Turkish by py3langid) — the multilingual encoder (service/gates/encoder.py, milliseconds)
   decides: at or above `encoder_refuse_at` refused (rule `learned.injection`, layer `encoder`), at or above
   `encoder_hold_at` the record is stored `pending` with `hold_reason: suspected_injection`, its `hold_score` and
   `hold_layer: encoder` — quarantined, invisible to list, search, recall and context until an operator approves it;
@@ -90,7 +91,7 @@ def judge(text: str, norm: Normal, limits: Thresholds) -> Verdict:
     p = detector.score(text, norm)
     if p >= limits.refuse_at:
         return Verdict("refuse", "ngram", p)
-    if p < limits.hold_at and not detector.other_script(text):
+    if p < limits.hold_at and not detector.unfamiliar(text):
         return Verdict("pass", "ngram", p)
     q = encoder.score(text, p)
     if q >= limits.encoder_refuse_at:

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from digest.gc import GCConfig
 from graph.driver import Graph, Neo4jConfig
 from graph.schema import Guard, detect_guard
-from service.gates import encoder
+from service.gates import detector, encoder
 from service.gates.pipeline import Thresholds
 from service.search import embedding
 from service.search.embedding import Embedder
@@ -65,6 +65,7 @@ def thresholds(settings: Settings) -> Thresholds:
     """The learned detector's thresholds the settings name; the encoder is loaded here, at start-up, so the first
     text that needs it does not wait (~1 s)."""
     encoder.load()
+    detector.load()
     return Thresholds.of(settings.injection_refuse_at, settings.injection_hold_at,
                          settings.injection_encoder_refuse_at, settings.injection_encoder_hold_at)
 
