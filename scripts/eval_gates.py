@@ -62,7 +62,8 @@ INSTRUCTION_LIKE = {"normal_instruction", "user_task", "benign_behavior", "user_
 def main() -> int:
     settings = Settings()
     thresholds = Thresholds.of(settings.injection_refuse_at, settings.injection_hold_at,
-                               settings.injection_encoder_refuse_at, settings.injection_encoder_hold_at)
+                               settings.injection_encoder_refuse_at, settings.injection_encoder_hold_at,
+                               settings.injection_long_hold_at)
     rows = [r for r in corpus.load() if corpus.evaluated(r)]
     sets: dict[tuple[int, str], Cell] = defaultdict(Cell)
 

@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import injection_corpus as corpus  # noqa: E402
 
 from service.gates import encoder  # noqa: E402
-from service.gates.detector import MODEL, features, long_enough, unfamiliar  # noqa: E402
+from service.gates.detector import LONG, MODEL, features, long_enough, unfamiliar  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -203,7 +203,8 @@ def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, fl
     """The cascade's default thresholds, read off the *tune* split (neither trained on nor evaluated), for the texts
     the cascade judges (service/gates/pipeline.py `judge`: the patterns passed them, `detector.long_enough`):
     - the n-gram `hold_at` (from which the encoder is asked): the highest at which ROUTE_RECALL of the tune attacks
-      still reach the encoder or an n-gram refusal;
+      shorter than `detector.LONG` characters still reach the encoder or an n-gram refusal; `long_hold_at`: the same
+      for the longer ones (the n-gram model has more evidence there, and the encoder costs more);
     - the n-gram `refuse_at`: the lowest, at least N_REFUSE_FLOOR and REFUSE_GAP above `hold_at`, that no tune
       benign text reaches;
     - the encoder's `hold_at`: the lowest at which the cascade holds or refuses at most HOLD_BUDGET of the tune
@@ -224,11 +225,18 @@ def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, fl
     y = np.array([r.label for r in judged])
     grid = [round(0.01 * i, 2) for i in range(1, 100)]
     fine = grid + [round(0.99 + 0.001 * i, 3) for i in range(1, 10)]  # a sharp classifier's refusals sit near 1
-    route = max([t for t in grid if ((s1 >= t) | other)[y == 1].mean() >= ROUTE_RECALL], default=0.01)
-    n_refuse = min([t for t in grid if t >= max(N_REFUSE_FLOOR, route + REFUSE_GAP)
+    long = np.array([len(r.text) >= LONG for r in judged])  # a text this long has its own routing threshold
+
+    def routing(part: np.ndarray) -> float:
+        """The highest n-gram score at which ROUTE_RECALL of the tune attacks in `part` reach the encoder."""
+        att = (y == 1) & part
+        return max([t for t in grid if ((s1 >= t) | other)[att].mean() >= ROUTE_RECALL], default=0.01)
+
+    route, route_long = routing(~long), routing(long)
+    n_refuse = min([t for t in grid if t >= max(N_REFUSE_FLOOR, max(route, route_long) + REFUSE_GAP)
                     and ((s1 >= t) & (y == 0)).sum() == 0], default=0.99)
     alone = s1 >= n_refuse
-    asked = ((s1 >= route) | other) & ~alone
+    asked = ((s1 >= np.where(long, route_long, route)) | other) & ~alone
     idx = np.flatnonzero(asked)  # the encoder reads only the rows routed to it
     z_enc = np.zeros(len(judged))
     z_enc[idx] = encoder.logits(vectors([judged[i].text for i in idx]), encoder.Classifier.of(emodel))
@@ -250,7 +258,7 @@ def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, fl
     print(f"tune: {len(judged)} judged rows ({int(y.sum())} attacks the patterns pass); the encoder asked for "
           f"{asked[y == 0].mean():.1%} of benign, {asked[y == 1].mean():.1%} of attacks; n-gram weight {w_ngram}; "
           f"caught {caught[y == 1].mean():.1%} of those attacks, held or refused {caught[y == 0].mean():.2%} of benign")
-    return ({"hold_at": route, "refuse_at": n_refuse},
+    return ({"hold_at": route, "long_hold_at": route_long, "refuse_at": n_refuse},
             {"hold_at": e_hold, "refuse_at": e_refuse, "ngram_weight": w_ngram})
 
 if __name__ == "__main__":

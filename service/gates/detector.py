@@ -26,11 +26,12 @@ from typing import Any
 
 from service.gates import normal
 
-__all__ = ["HEAD", "TAIL", "features", "foreign_latin", "long_enough", "other_script", "recommended", "score",
+__all__ = ["HEAD", "LONG", "TAIL", "features", "foreign_latin", "long_enough", "other_script", "recommended", "score",
            "unfamiliar"]
 
 MODEL = Path(__file__).with_name("detector_model.json")
 HEAD, TAIL = normal.HEAD, normal.TAIL
+LONG = 500  # from this many characters on, a text has its own threshold for asking the encoder (pipeline.Thresholds)
 MIN_CHARS = 20  # shorter texts (tags, keys, titles, names) carry too little for the model
 _WIDE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")  # kana, CJK, hangul
 WIDE_WEIGHT = 3  # one CJK character says about what a short English word does
@@ -67,7 +68,7 @@ def other_script(text: str) -> bool:
 # Latin-script languages the encoder aligns with English (service/gates/encoder.py: Dutch, French, German, Italian,
 # Polish, Portuguese, Spanish, Turkish) that the n-gram model has (almost) no training text in: it scores an attack in
 # them as it scores any unfamiliar words, low. Which language a text is in, py3langid says (langid.py's naive Bayes
-# over byte n-grams; BSD-3-Clause; its model inside the wheel; ~0.2 ms for HEAD characters).
+# over byte n-grams; BSD-3-Clause; its model inside the wheel; ~0.2 ms a text).
 ENCODER_LATIN = frozenset({"de", "es", "fr", "it", "nl", "pl", "pt", "tr"})
 _identify_lock = threading.Lock()
 _identifier: Any = None
@@ -89,9 +90,17 @@ def load() -> None:
     _language(" ")
 
 
+LANGUAGE_CHARS = 200  # what py3langid reads (its cost is linear in the bytes; a sentence or two names a language)
+_LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
+
+
 def foreign_latin(text: str) -> bool:
-    """Whether the first HEAD characters of `text` are in one of ENCODER_LATIN (by py3langid)."""
-    return _language(text[:HEAD]) in ENCODER_LATIN
+    """Whether the first LANGUAGE_CHARS characters of `text` are in one of ENCODER_LATIN (by py3langid). Text whose
+    characters are mostly not Latin letters (Chinese, code's punctuation, emoji) is not asked."""
+    head = text[:LANGUAGE_CHARS]
+    if 2 * len(_LATIN.findall(head)) < len(head) - sum(map(head.count, " \n\t")):
+        return False
+    return _language(head) in ENCODER_LATIN
 
 
 def unfamiliar(text: str) -> bool:
@@ -160,10 +169,10 @@ def features(text: str, norm: normal.Normal | None = None) -> set[str]:
 
 
 @cache
-def recommended() -> tuple[float, float]:
-    """(refuse_at, hold_at) as training chose them on its tune split (the settings' defaults)."""
+def recommended() -> tuple[float, float, float]:
+    """(refuse_at, hold_at, long_hold_at) as training chose them on its tune split (the settings' defaults)."""
     t = json.loads(MODEL.read_text(encoding="utf-8"))["thresholds"]
-    return float(t["refuse_at"]), float(t["hold_at"])
+    return float(t["refuse_at"]), float(t["hold_at"]), float(t.get("long_hold_at", t["hold_at"]))
 
 
 @cache

@@ -49,27 +49,37 @@ Layer = Literal["ngram", "encoder"]
 @dataclass(frozen=True, slots=True)
 class Thresholds:
     """The learned detector's cuts: the n-gram model refuses at or above `refuse_at` and asks the encoder at or above
-    `hold_at`; the encoder refuses at or above `encoder_refuse_at` and quarantines at or above `encoder_hold_at`."""
+    `hold_at` — for a text of `detector.LONG` characters or more, where its evidence is surer, at or above
+    `long_hold_at` (None: `hold_at`); the encoder refuses at or above `encoder_refuse_at` and quarantines at or above
+    `encoder_hold_at`."""
 
     refuse_at: float
     hold_at: float
     encoder_refuse_at: float = 1.0
     encoder_hold_at: float = 1.0
+    long_hold_at: float | None = None
 
     @classmethod
     def of(cls, refuse_at: float | None = None, hold_at: float | None = None, encoder_refuse_at: float | None = None,
-           encoder_hold_at: float | None = None) -> Thresholds:
+           encoder_hold_at: float | None = None, long_hold_at: float | None = None) -> Thresholds:
         """The thresholds the settings name (None: the ones training chose on its tune split)."""
-        default_refuse, default_hold = detector.recommended()
+        default_refuse, default_hold, default_long = detector.recommended()
         enc = encoder.recommended()
         made = cls(default_refuse if refuse_at is None else refuse_at, default_hold if hold_at is None else hold_at,
                    enc["refuse_at"] if encoder_refuse_at is None else encoder_refuse_at,
-                   enc["hold_at"] if encoder_hold_at is None else encoder_hold_at)
-        if not 0.0 <= made.hold_at <= made.refuse_at <= 1.0:
-            raise ValueError("injection thresholds need 0 <= hold_at <= refuse_at <= 1")
+                   enc["hold_at"] if encoder_hold_at is None else encoder_hold_at,
+                   default_long if long_hold_at is None else long_hold_at)
+        if not 0.0 <= max(made.hold_at, made.long_hold_at or 0.0) <= made.refuse_at <= 1.0:
+            raise ValueError("injection thresholds need 0 <= hold_at, long_hold_at <= refuse_at <= 1")
         if not 0.0 <= made.encoder_hold_at <= made.encoder_refuse_at <= 1.0:
             raise ValueError("injection thresholds need 0 <= encoder_hold_at <= encoder_refuse_at <= 1")
         return made
+
+    def ask_at(self, text: str) -> float:
+        """The n-gram score from which the encoder is asked about `text`."""
+        if self.long_hold_at is not None and len(text) >= detector.LONG:
+            return self.long_hold_at
+        return self.hold_at
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +101,7 @@ def judge(text: str, norm: Normal, limits: Thresholds) -> Verdict:
     p = detector.score(text, norm)
     if p >= limits.refuse_at:
         return Verdict("refuse", "ngram", p)
-    if p < limits.hold_at and not detector.unfamiliar(text):
+    if p < limits.ask_at(text) and not detector.unfamiliar(text):
         return Verdict("pass", "ngram", p)
     q = encoder.score(text, p)
     if q >= limits.encoder_refuse_at:

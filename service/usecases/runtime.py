@@ -67,7 +67,8 @@ def thresholds(settings: Settings) -> Thresholds:
     encoder.load()
     detector.load()
     return Thresholds.of(settings.injection_refuse_at, settings.injection_hold_at,
-                         settings.injection_encoder_refuse_at, settings.injection_encoder_hold_at)
+                         settings.injection_encoder_refuse_at, settings.injection_encoder_hold_at,
+                         settings.injection_long_hold_at)
 
 
 def gc_config(settings: Settings) -> GCConfig:

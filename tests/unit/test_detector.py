@@ -87,3 +87,19 @@ def test_leetspeak_tokens_are_exactly_the_letter_digit_mixtures(text: str) -> No
     for t in toks:
         fast = t.isascii() and t.isalnum() and not t.isalpha() and not t.isdigit()
         assert fast == (ref_detector._MIXED.fullmatch(t) is not None), t
+
+
+def test_a_long_text_has_its_own_threshold_for_asking_the_encoder() -> None:
+    import pytest
+
+    from service.gates.pipeline import Thresholds
+
+    refuse, hold, long_hold = detector.recommended()
+    assert hold < long_hold < refuse  # training: long attacks score higher, so the long cut is higher
+    limits = Thresholds.of()
+    short, long = "x" * (detector.LONG - 1), "x" * detector.LONG
+    assert (limits.ask_at(short), limits.ask_at(long)) == (hold, long_hold)
+    assert Thresholds(0.9, 0.2).ask_at(long) == 0.2  # unset: the one threshold for every length
+    assert Thresholds.of(long_hold_at=0.4).ask_at(long) == 0.4
+    with pytest.raises(ValueError):
+        Thresholds.of(refuse_at=0.5, long_hold_at=0.6)
