@@ -19,7 +19,7 @@ Sources (the allowed training packages; licences as their packages declare them)
 | jieba 0.42.1 (sdist) | MIT | — | the sentences of its test suite; word sequences drawn by frequency from its dictionary (generic Chinese text) |
 | promptwl 0.3.2 | MIT | its red-team wordlists (not `tokens/`), among them the same core attacks in ten languages (`multilingual/`: Chinese, Japanese, Spanish, Russian, Arabic, Hindi, ...) | — |
 | chatterbot-corpus 1.3.3 | BSD-3-Clause | — | small-talk conversation turns in a score of languages (Chinese and traditional Chinese among them) |
-| llamafactory 0.9.5 (sdist) | Apache-2.0 (data: alpaca_zh_demo from Alpaca-GPT4-zh, CC BY-NC 4.0; glaive_toolcall_zh_demo; dpo_zh_demo) | — | Chinese user requests that read like instructions: the instructions of alpaca_zh_demo.json (with their input), and the first user turn of glaive_toolcall_zh_demo.json and dpo_zh_demo.json; each request its own group |
+| llamafactory 0.9.5 (sdist) | Apache-2.0 (data: alpaca_zh_demo / alpaca_en_demo from Alpaca-GPT4, CC BY-NC 4.0; glaive_toolcall_*_demo; dpo_*_demo) | — | Chinese and English user requests that read like instructions: the instructions of alpaca_zh_demo.json and alpaca_en_demo.json (with their input), and the first user turn of glaive_toolcall_{zh,en}_demo.json and dpo_{zh,en}_demo.json; each request its own group |
 | shared/data/locomo-dev.json | CC BY-NC 4.0 (LoCoMo) | — | conversation turns and observations, by whole conversation: two train, one tunes, two are evaluated (`LOCOMO_PARTS`); its questions are never read |
 | shared/seeds/*.txt | the project's own | — | sentences (Chinese) |
 | CPython standard library (the running interpreter's) | PSF | — | 12-line chunks of a dozen modules (code) |
@@ -393,25 +393,27 @@ def promptwl() -> Iterator[Row | None]:
 
 
 def llamafactory() -> Iterator[Row | None]:
-    """llamafactory's demo data (the sdist's data/): Chinese requests that read like instructions — ordinary tasks a
-    user gives an assistant ("帮我…", "写一篇…", "列出…") — the hard negatives of an injection detector. Each request
-    is its own group (they share no template)."""
+    """llamafactory's demo data (the sdist's data/): Chinese and English requests that read like instructions —
+    ordinary tasks a user gives an assistant ("帮我…", "写一篇…", "Describe a process of making crepes.") — the hard
+    negatives of an injection detector. Each request is its own group (they share no template)."""
     base = next(iter(sorted(_pkg("llamafactory").glob("*/data"))), None)
     if base is None:
         return
-    for item in json.loads((base / "alpaca_zh_demo.json").read_text(encoding="utf-8")):
-        text = "\n".join(p for p in (item.get("instruction"), item.get("input")) if isinstance(p, str) and p.strip())
-        yield _zh_request(text, "alpaca_zh")
-    for name in ("glaive_toolcall_zh_demo", "dpo_zh_demo"):
-        for item in json.loads((base / f"{name}.json").read_text(encoding="utf-8")):
-            turns = item.get("conversations") or []
-            if turns and isinstance(turns[0], dict) and turns[0].get("from") == "human":
-                yield _zh_request(str(turns[0].get("value") or ""), name)
+    for lang in ("zh", "en"):
+        for item in json.loads((base / f"alpaca_{lang}_demo.json").read_text(encoding="utf-8")):
+            text = "\n".join(p for p in (item.get("instruction"), item.get("input"))
+                             if isinstance(p, str) and p.strip())
+            yield _request(text, f"alpaca_{lang}", lang)
+        for name in (f"glaive_toolcall_{lang}_demo", f"dpo_{lang}_demo"):
+            for item in json.loads((base / f"{name}.json").read_text(encoding="utf-8")):
+                turns = item.get("conversations") or []
+                if turns and isinstance(turns[0], dict) and turns[0].get("from") == "human":
+                    yield _request(str(turns[0].get("value") or ""), name, lang)
 
 
-def _zh_request(text: str, name: str) -> Row | None:
+def _request(text: str, name: str, lang: str) -> Row | None:
     r = _row(text, 0, "llamafactory", "user_request", f"{name}/{hashlib.sha256(text.encode()).hexdigest()[:12]}")
-    return r if r is not None and r.lang == "zh" else None
+    return r if r is not None and r.lang == lang else None
 
 
 def chatterbot() -> Iterator[Row | None]:
