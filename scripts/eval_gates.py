@@ -5,7 +5,8 @@ a save makes (service.gates.pipeline.threat_decision: invisible Unicode and patt
 detector's cascade — the n-gram model, and where it is unsure the multilingual encoder — refuses, quarantines or
 passes), with the thresholds in the settings.
 
-Reports, per set, per family and per language, how many rows were refused, quarantined and stored, which layer
+Reports, per set, per family and per language (the corpus's script tag; for Latin-script text in one of the encoder's
+languages, also the language py3langid names), how many rows were refused, quarantined and stored, which layer
 decided, the review load that the quarantined benign rows imply per 10,000 saves, and the share of rows the encoder
 read (its cost). Checks the targets; exit status 1 when one is missed."""
 
@@ -22,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import injection_corpus as corpus  # noqa: E402
 
+from service.gates import detector  # noqa: E402
 from service.gates.pipeline import Thresholds, threat_decision  # noqa: E402
 from service.settings import Settings  # noqa: E402
 
@@ -81,6 +83,8 @@ def main() -> int:
     for r in rows:
         v = threat_decision(r.text, thresholds)
         keys = [(r.label, "all"), (r.label, f"language {r.lang}"), (r.label, f"family {r.source}/{r.family}")]
+        if detector.foreign_latin(r.text):  # Latin-script text py3langid names as one of the encoder's languages
+            keys.append((r.label, f"language {detector.language(r.text[:detector.LANGUAGE_CHARS])} (py3langid)"))
         if r.label == 0:
             keys.append((0, "ordinary conversation (LoCoMo dev turns)" if r.family in corpus.TURNS and
                          r.source == "locomo" else "benign, held-apart (without LoCoMo turns)"))
@@ -89,8 +93,8 @@ def main() -> int:
         count(keys, v)
 
     print(f"evaluated rows: {len(rows)}  (thresholds: n-gram refuse >= {thresholds.refuse_at}, encoder asked >= "
-          f"{thresholds.hold_at}; encoder refuse >= {thresholds.encoder_refuse_at}, hold >= "
-          f"{thresholds.encoder_hold_at})\n")
+          f"{thresholds.hold_at}, from {detector.LONG} characters >= {thresholds.ask_at('x' * detector.LONG)}; "
+          f"encoder refuse >= {thresholds.encoder_refuse_at}, hold >= {thresholds.encoder_hold_at})\n")
     for label, title in ((1, "attacks"), (0, "benign and hard negatives")):
         print(f"### {title}\n\n{HEADER}")
         for (lab, name), cell in sorted(sets.items(), key=lambda kv: (kv[0][1] != "all", kv[0][1].split(" ")[0]

@@ -26,8 +26,8 @@ from typing import Any
 
 from service.gates import normal
 
-__all__ = ["HEAD", "LONG", "TAIL", "features", "foreign_latin", "long_enough", "other_script", "recommended", "score",
-           "unfamiliar"]
+__all__ = ["HEAD", "LANGUAGE_CHARS", "LONG", "TAIL", "features", "foreign_latin", "language", "long_enough",
+           "other_script", "recommended", "score", "unfamiliar"]
 
 MODEL = Path(__file__).with_name("detector_model.json")
 HEAD, TAIL = normal.HEAD, normal.TAIL
@@ -74,7 +74,8 @@ _identify_lock = threading.Lock()
 _identifier: Any = None
 
 
-def _language(text: str) -> str:
+def language(text: str) -> str:
+    """The language py3langid names for `text` (an ISO 639 code)."""
     global _identifier
     if _identifier is None:
         with _identify_lock:
@@ -87,7 +88,7 @@ def _language(text: str) -> str:
 
 def load() -> None:
     """Load the language identifier now (start-up), rather than on the first text that needs it (~0.6 s)."""
-    _language(" ")
+    language(" ")
 
 
 LANGUAGE_CHARS = 200  # what py3langid reads (its cost is linear in the bytes; a sentence or two names a language)
@@ -100,7 +101,7 @@ def foreign_latin(text: str) -> bool:
     head = text[:LANGUAGE_CHARS]
     if 2 * len(_LATIN.findall(head)) < len(head) - sum(map(head.count, " \n\t")):
         return False
-    return _language(head) in ENCODER_LATIN
+    return language(head) in ENCODER_LATIN
 
 
 def unfamiliar(text: str) -> bool:
