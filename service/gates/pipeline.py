@@ -8,8 +8,8 @@ transaction (cypher/artifact/save.cypher) against the scope's policy read in tha
 There is no parameter, setting or role that skips a gate.
 
 The threat scan has layers: invisible Unicode and pattern families refuse outright; then the learned detector, a
-cascade of two models, judges each caller text long enough to judge (`detector.long_enough`: 20 characters, a CJK
-character counting three):
+cascade of two models, judges each caller text long enough to judge (`detector.long_enough`: 40 characters, a CJK
+character counting three; 20 in a language the n-gram model does not know):
 
 - the n-gram model (service/gates/detector.py, microseconds): at or above `refuse_at` the write is refused like any
   threat (rule `learned.injection`); below `hold_at` the text passes — most text, which then pays nothing more;

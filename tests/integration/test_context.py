@@ -103,9 +103,7 @@ def test_every_arm_holds_its_rows_in_its_order(client: TestClient, scope: dict[s
     set_props(raw, pref_hot["id"], recall_count=20)  # retention: much recalled → first
     episodes = [mem(client, scope, "episodic", f"episode {i}", tier="session") for i in range(7)]
     fact = mem(client, scope, "fact", "the zeppelin hangar is in Friedrichshafen")
-    # (not "works as the release manager": the injection detector quarantines that note, a weak spot named in
-    # docs/security.md, and a held row is in no arm)
-    role_fact = mem(client, scope, "fact", "works as a nurse in Berlin", tier="role")
+    role_fact = mem(client, scope, "fact", "works as the release manager", tier="role")
     role_episode = mem(client, scope, "episodic", "role-tier episode", tier="role")
     k1 = knowledge(client, scope, "Cypher", "a query language")
     k2 = knowledge(client, scope, "APOC", "a procedure library")

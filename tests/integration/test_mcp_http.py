@@ -84,10 +84,8 @@ def test_a_real_client_saves_recalls_and_explains(base: str, tenant_http: dict[s
 
     async def session(c: Client) -> dict[str, Any]:
         tools = {t.name: t for t in (await c.list_tools()).tools}
-        # (not "always answer in <word>": an instruction to answer in an unknown tongue reads like a cipher attack,
-        # and the injection detector quarantines it)
-        saved = ok(await c.call_tool("save_memory", {"scope_id": sid, "kind": "instruction",
-                                                     "content": f"file expenses under cost centre {word}"}))
+        saved = ok(await c.call_tool("save_memory", {"scope_id": sid, "content": f"always answer in {word}",
+                                                     "kind": "instruction"}))
         arms = ok(await c.call_tool("recall", {"scope_id": sid, "query": word}))["arms"]
         why = ok(await c.call_tool("explain", {"scope_id": sid, "id": saved["id"]}))
         hits = ok(await c.call_tool("search", {"scope_id": sid, "query": word}))["items"]
@@ -103,7 +101,7 @@ def test_a_real_client_saves_recalls_and_explains(base: str, tenant_http: dict[s
     assert [h["id"] for h in out["hits"]] == [mid]
     # the same record, seen through the HTTP API of the same process
     r = api(base, "GET", f"/v1/scopes/{sid}/memories/{mid}", key)
-    assert r.status_code == 200 and r.json()["content"] == f"file expenses under cost centre {word}"
+    assert r.status_code == 200 and r.json()["content"] == f"always answer in {word}"
 
 
 def test_tenancy_and_gates_hold_over_http(base: str, tenant_http: dict[str, Any]) -> None:
