@@ -39,7 +39,7 @@ class Settings(BaseSettings):
     # training chose on its tune split (service/gates/detector_model.json, encoder_model.json). `make eval-gates`.
     injection_refuse_at: float | None = Field(None, ge=0.0, le=1.0, alias="COGNITION_INJECTION_REFUSE_AT")
     injection_hold_at: float | None = Field(None, ge=0.0, le=1.0, alias="COGNITION_INJECTION_HOLD_AT")
-    # ... for a text longer than the n-gram model's window (500 characters; its evidence is surer there)
+    # ... for a text of 500 characters or more (detector.LONG: the n-gram model's evidence is surer there)
     injection_long_hold_at: float | None = Field(None, ge=0.0, le=1.0, alias="COGNITION_INJECTION_LONG_HOLD_AT")
     injection_encoder_refuse_at: float | None = Field(None, ge=0.0, le=1.0,
                                                       alias="COGNITION_INJECTION_ENCODER_REFUSE_AT")
