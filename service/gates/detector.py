@@ -63,11 +63,16 @@ _OTHER_SCRIPT = re.compile(r"[\u0370-\u058f\u0590-\u08ff\u0900-\u0dff\u0e00-\u0e
 OTHER_SHARE = 0.3
 
 
+def _visible(s: str) -> int:
+    """The characters of `s` that are not spaces, tabs or line breaks."""
+    return len(s) - sum(map(s.count, " \n\t"))
+
+
 def other_script(text: str) -> bool:
     """Whether at least OTHER_SHARE of the first HEAD characters that are not spaces are in a script the model was
     (almost) not trained on (`_OTHER_SCRIPT`)."""
     head = text[:HEAD]
-    n = len(head) - sum(map(head.count, " \n\t"))
+    n = _visible(head)
     return n > 0 and len(_OTHER_SCRIPT.findall(head)) >= OTHER_SHARE * n
 
 
@@ -105,7 +110,7 @@ def foreign_latin(text: str) -> bool:
     """Whether the first LANGUAGE_CHARS characters of `text` are in one of ENCODER_LATIN (by py3langid). Text whose
     characters are mostly not Latin letters (Chinese, code's punctuation, emoji) is not asked."""
     head = text[:LANGUAGE_CHARS]
-    if 2 * len(_LATIN.findall(head)) < len(head) - sum(map(head.count, " \n\t")):
+    if 2 * len(_LATIN.findall(head)) < _visible(head):
         return False
     return language(head) in ENCODER_LATIN
 

@@ -62,7 +62,7 @@ def _model() -> Any:
 
 def load() -> None:
     """Load the encoder now (start-up), rather than on the first text that needs it (~1 s, ~70 MB)."""
-    embed([" "])
+    _model()
 
 
 def embed(texts: Sequence[str]) -> np.ndarray:
