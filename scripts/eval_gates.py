@@ -24,8 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import injection_corpus as corpus  # noqa: E402
 
 from service.gates import detector  # noqa: E402
-from service.gates.pipeline import Thresholds, threat_decision  # noqa: E402
+from service.gates.pipeline import threat_decision  # noqa: E402
 from service.settings import Settings  # noqa: E402
+from service.usecases.runtime import thresholds as configured  # noqa: E402
 
 MIN_FAMILY = 10  # an attack family with fewer held-apart rows is reported, not checked
 MIN_LANGUAGE = 30  # the Chinese targets need at least this many held-apart rows to mean anything
@@ -62,10 +63,7 @@ INSTRUCTION_LIKE = {"normal_instruction", "user_task", "benign_behavior", "user_
 
 
 def main() -> int:
-    settings = Settings()
-    thresholds = Thresholds.of(settings.injection_refuse_at, settings.injection_hold_at,
-                               settings.injection_encoder_refuse_at, settings.injection_encoder_hold_at,
-                               settings.injection_long_hold_at)
+    thresholds = configured(Settings())
     rows = [r for r in corpus.load() if corpus.evaluated(r)]
     sets: dict[tuple[int, str], Cell] = defaultdict(Cell)
 
@@ -94,7 +92,8 @@ def main() -> int:
 
     print(f"evaluated rows: {len(rows)}  (thresholds: n-gram refuse >= {thresholds.refuse_at}, encoder asked >= "
           f"{thresholds.hold_at}, from {detector.LONG} characters >= {thresholds.ask_at('x' * detector.LONG)}; "
-          f"encoder refuse >= {thresholds.encoder_refuse_at}, hold >= {thresholds.encoder_hold_at})\n")
+          f"encoder refuse >= {thresholds.encoder_refuse_at}, hold >= {thresholds.encoder_hold_at}, a line of "
+          f"{detector.SHORT_MIN_CHARS}-{detector.MIN_CHARS - 1} characters >= {thresholds.short_hold_at})\n")
     for label, title in ((1, "attacks"), (0, "benign and hard negatives")):
         print(f"### {title}\n\n{HEADER}")
         for (lab, name), cell in sorted(sets.items(), key=lambda kv: (kv[0][1] != "all", kv[0][1].split(" ")[0]

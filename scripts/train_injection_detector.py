@@ -53,6 +53,10 @@ HOLD_BUDGET = 0.01  # the encoder's hold threshold: the lowest that holds at mos
 NGRAM_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)  # candidate weights of the n-gram evidence in the encoder layer's score
 CONVERSATION_BUDGET = 0.002  # ... and at most this share of the tune split's conversation turns (LoCoMo)
 REFUSE_GAP = 0.15
+# The encoder's hold threshold for a short line (detector.SHORT_MIN_CHARS to MIN_CHARS), set, not read off the tune
+# split: that split holds no attack this short, and no benign line of it scores above 0.6. Agents save short lines
+# that instruct them ("never use emojis in replies") all day; the encoder scores some of those 0.7-0.95.
+SHORT_HOLD_AT = 0.9
 N_REFUSE_FLOOR = 0.6  # the n-gram refuses alone only at a score no lower than this
 VECTORS = ROOT / "build" / "encoder-vectors.npz"
 
@@ -209,7 +213,7 @@ def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, fl
       benign text reaches;
     - the encoder's `hold_at`: the lowest at which the cascade holds or refuses at most HOLD_BUDGET of the tune
       benign rows and CONVERSATION_BUDGET of its conversation turns; its `refuse_at`: the lowest at least REFUSE_GAP
-      above that no routed tune benign text reaches."""
+      above that no routed tune benign text reaches; its `short_hold_at` is SHORT_HOLD_AT."""
     import math
 
     from service.gates.threat import scan
@@ -259,7 +263,7 @@ def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, fl
           f"{asked[y == 0].mean():.1%} of benign, {asked[y == 1].mean():.1%} of attacks; n-gram weight {w_ngram}; "
           f"caught {caught[y == 1].mean():.1%} of those attacks, held or refused {caught[y == 0].mean():.2%} of benign")
     return ({"hold_at": route, "long_hold_at": route_long, "refuse_at": n_refuse},
-            {"hold_at": e_hold, "refuse_at": e_refuse, "ngram_weight": w_ngram})
+            {"hold_at": e_hold, "refuse_at": e_refuse, "short_hold_at": SHORT_HOLD_AT, "ngram_weight": w_ngram})
 
 if __name__ == "__main__":
     main()

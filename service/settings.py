@@ -44,6 +44,8 @@ class Settings(BaseSettings):
     injection_encoder_refuse_at: float | None = Field(None, ge=0.0, le=1.0,
                                                       alias="COGNITION_INJECTION_ENCODER_REFUSE_AT")
     injection_encoder_hold_at: float | None = Field(None, ge=0.0, le=1.0, alias="COGNITION_INJECTION_ENCODER_HOLD_AT")
+    # ... and the encoder quarantines a short line (20-39 characters, a CJK character counting three) at or above this
+    injection_short_hold_at: float | None = Field(None, ge=0.0, le=1.0, alias="COGNITION_INJECTION_SHORT_HOLD_AT")
     gc_ttl_batch: int = Field(500, ge=1, alias="COGNITION_GC_TTL_BATCH")
     # Neo4j Browser (service/http/browser_guide): the Browser `cognition explain` and the cleanup view link to
     # (default: the managed instance's, else port 7474 on the Bolt host), and origins besides loopback allowed to

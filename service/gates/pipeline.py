@@ -9,7 +9,7 @@ There is no parameter, setting or role that skips a gate.
 
 The threat scan has layers: invisible Unicode and pattern families refuse outright; then the learned detector, a
 cascade of two models, judges each caller text long enough to judge (`detector.long_enough`: 40 characters, a CJK
-character counting three; 20 in a language the n-gram model does not know):
+character counting three):
 
 - the n-gram model (service/gates/detector.py, microseconds): at or above `refuse_at` the write is refused like any
   threat (rule `learned.injection`); below `hold_at` the text passes — most text, which then pays nothing more;
@@ -21,8 +21,12 @@ character counting three; 20 in a language the n-gram model does not know):
   `hold_layer: encoder` — quarantined, invisible to list, search, recall and context until an operator approves it;
   below, it passes.
 
-The thresholds are settings (COGNITION_INJECTION_REFUSE_AT / _HOLD_AT / _ENCODER_REFUSE_AT / _ENCODER_HOLD_AT; unset,
-the ones training chose on its tune split); the scan itself has no switch.
+A short line (20 to 39 characters, counted so) carries too little for either model to refuse it: the encoder reads it
+where the n-gram model would ask it, and holds it at or above `short_hold_at`, a stricter threshold; else it passes.
+Under 20 characters (tags, keys, titles) nothing is judged.
+
+The thresholds are settings (COGNITION_INJECTION_REFUSE_AT / _HOLD_AT / _LONG_HOLD_AT / _ENCODER_REFUSE_AT /
+_ENCODER_HOLD_AT / _SHORT_HOLD_AT; unset, the ones training chose or set); the scan itself has no switch.
 """
 
 from __future__ import annotations
@@ -51,28 +55,34 @@ class Thresholds:
     """The learned detector's cuts: the n-gram model refuses at or above `refuse_at` and asks the encoder at or above
     `hold_at` — for a text of `detector.LONG` characters or more, where its evidence is surer, at or above
     `long_hold_at` (None: `hold_at`); the encoder refuses at or above `encoder_refuse_at` and quarantines at or above
-    `encoder_hold_at`."""
+    `encoder_hold_at` — a short line (`detector.SHORT_MIN_CHARS` to `detector.MIN_CHARS`) at or above
+    `short_hold_at`, and it never refuses one."""
 
     refuse_at: float
     hold_at: float
     encoder_refuse_at: float = 1.0
     encoder_hold_at: float = 1.0
     long_hold_at: float | None = None
+    short_hold_at: float = 1.0
 
     @classmethod
     def of(cls, refuse_at: float | None = None, hold_at: float | None = None, encoder_refuse_at: float | None = None,
-           encoder_hold_at: float | None = None, long_hold_at: float | None = None) -> Thresholds:
-        """The thresholds the settings name (None: the ones training chose on its tune split)."""
+           encoder_hold_at: float | None = None, long_hold_at: float | None = None,
+           short_hold_at: float | None = None) -> Thresholds:
+        """The thresholds the settings name (None: the ones the model files hold, which training chose or set)."""
         default_refuse, default_hold, default_long = detector.recommended()
         enc = encoder.recommended()
         made = cls(default_refuse if refuse_at is None else refuse_at, default_hold if hold_at is None else hold_at,
                    enc["refuse_at"] if encoder_refuse_at is None else encoder_refuse_at,
                    enc["hold_at"] if encoder_hold_at is None else encoder_hold_at,
-                   default_long if long_hold_at is None else long_hold_at)
+                   default_long if long_hold_at is None else long_hold_at,
+                   enc["short_hold_at"] if short_hold_at is None else short_hold_at)
         if not 0.0 <= max(made.hold_at, made.long_hold_at or 0.0) <= made.refuse_at <= 1.0:
             raise ValueError("injection thresholds need 0 <= hold_at, long_hold_at <= refuse_at <= 1")
         if not 0.0 <= made.encoder_hold_at <= made.encoder_refuse_at <= 1.0:
             raise ValueError("injection thresholds need 0 <= encoder_hold_at <= encoder_refuse_at <= 1")
+        if not 0.0 <= made.short_hold_at <= 1.0:
+            raise ValueError("injection thresholds need 0 <= short_hold_at <= 1")
         return made
 
     def ask_at(self, text: str) -> float:
@@ -97,7 +107,7 @@ PASS = Verdict("pass")
 def judge(text: str, norm: Normal, limits: Thresholds) -> Verdict:
     """The learned detector's cascade on a text the patterns passed (`norm`: its normal forms, shared with them)."""
     if not detector.long_enough(text):
-        return PASS
+        return _short(text, norm, limits) if detector.length(text) >= detector.SHORT_MIN_CHARS else PASS
     p = detector.score(text, norm)
     if p >= limits.refuse_at:
         return Verdict("refuse", "ngram", p)
@@ -107,6 +117,17 @@ def judge(text: str, norm: Normal, limits: Thresholds) -> Verdict:
     if q >= limits.encoder_refuse_at:
         return Verdict("refuse", "encoder", q)
     return Verdict("hold" if q >= limits.encoder_hold_at else "pass", "encoder", q)
+
+
+def _short(text: str, norm: Normal, limits: Thresholds) -> Verdict:
+    """A short line: the encoder reads it where it would read a longer text, and holds it at `short_hold_at`; nothing
+    refuses it (a line this short is as often an agent's own instruction — "never use emojis in replies" — as an
+    attack's, and a hold is a question for a reviewer where a refusal is an answer)."""
+    p = detector.score(text, norm)
+    if p < limits.hold_at and not detector.unfamiliar(text):
+        return Verdict("pass", "ngram", p)
+    q = encoder.score(text, p)
+    return Verdict("hold" if q >= limits.short_hold_at else "pass", "encoder", q)
 
 
 def threat_decision(text: str, thresholds: Thresholds) -> Verdict:

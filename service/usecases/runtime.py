@@ -62,6 +62,8 @@ def rate_limits(settings: Settings) -> Limits:
 
     return Limits(limit(settings.rate_key_reads), limit(settings.rate_key_writes),
                   limit(settings.rate_namespace_reads), limit(settings.rate_namespace_writes))
+
+
 def thresholds(settings: Settings) -> Thresholds:
     """The learned detector's thresholds the settings name. Its encoder (~1 s) and language identifier (~0.6 s) start
     loading here, side by side in the background: the process is ready without waiting for them, and a text that
@@ -70,7 +72,7 @@ def thresholds(settings: Settings) -> Thresholds:
         threading.Thread(target=load, name=f"load-{load.__module__}", daemon=True).start()
     return Thresholds.of(settings.injection_refuse_at, settings.injection_hold_at,
                          settings.injection_encoder_refuse_at, settings.injection_encoder_hold_at,
-                         settings.injection_long_hold_at)
+                         settings.injection_long_hold_at, settings.injection_short_hold_at)
 
 
 def gc_config(settings: Settings) -> GCConfig:
