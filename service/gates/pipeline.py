@@ -22,8 +22,9 @@ character counting three):
   below, it passes.
 
 A short line (20 to 39 characters, counted so) carries too little for either model to refuse it: the encoder reads it
-where the n-gram model would ask it, and holds it at or above `short_hold_at`, a stricter threshold; else it passes.
-Under 20 characters (tags, keys, titles) nothing is judged.
+where it would read a longer text and holds it at or above `short_hold_at`, a stricter threshold, in English or
+Chinese, at or above `encoder_hold_at` in another language; else it passes. Under 20 characters (tags, keys, titles)
+nothing is judged.
 
 The thresholds are settings (COGNITION_INJECTION_REFUSE_AT / _HOLD_AT / _LONG_HOLD_AT / _ENCODER_REFUSE_AT /
 _ENCODER_HOLD_AT / _SHORT_HOLD_AT; unset, the ones training chose or set); the scan itself has no switch.
@@ -55,8 +56,8 @@ class Thresholds:
     """The learned detector's cuts: the n-gram model refuses at or above `refuse_at` and asks the encoder at or above
     `hold_at` — for a text of `detector.LONG` characters or more, where its evidence is surer, at or above
     `long_hold_at` (None: `hold_at`); the encoder refuses at or above `encoder_refuse_at` and quarantines at or above
-    `encoder_hold_at` — a short line (`detector.SHORT_MIN_CHARS` to `detector.MIN_CHARS`) at or above
-    `short_hold_at`, and it never refuses one."""
+    `encoder_hold_at` — a short line (`detector.SHORT_MIN_CHARS` to `detector.MIN_CHARS`) in a language the n-gram
+    model knows at or above `short_hold_at`, and it never refuses one."""
 
     refuse_at: float
     hold_at: float
@@ -120,14 +121,18 @@ def judge(text: str, norm: Normal, limits: Thresholds) -> Verdict:
 
 
 def _short(text: str, norm: Normal, limits: Thresholds) -> Verdict:
-    """A short line: the encoder reads it where it would read a longer text, and holds it at `short_hold_at`; nothing
-    refuses it (a line this short is as often an agent's own instruction — "never use emojis in replies" — as an
-    attack's, and a hold is a question for a reviewer where a refusal is an answer)."""
+    """A short line: the encoder reads it where it would read a longer text and may hold it, but nothing refuses it (a
+    hold is a question for a reviewer where a refusal is an answer). In a language the n-gram model knows (English,
+    Chinese), where agents write their own short instructions ("never use emojis in replies") that the encoder scores
+    much as it scores one-line jailbreaks, it holds only at `short_hold_at`; in another (`detector.unfamiliar`) at
+    `encoder_hold_at`, as a longer text."""
     p = detector.score(text, norm)
-    if p < limits.hold_at and not detector.unfamiliar(text):
+    foreign = detector.unfamiliar(text)
+    if p < limits.hold_at and not foreign:
         return Verdict("pass", "ngram", p)
     q = encoder.score(text, p)
-    return Verdict("hold" if q >= limits.short_hold_at else "pass", "encoder", q)
+    return Verdict("hold" if q >= (limits.encoder_hold_at if foreign else limits.short_hold_at) else "pass",
+                   "encoder", q)
 
 
 def threat_decision(text: str, thresholds: Thresholds) -> Verdict:
