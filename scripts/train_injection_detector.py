@@ -48,7 +48,11 @@ ENC_HIDDEN = 32  # the encoder model's hidden units
 ENC_STEPS = 800
 ENC_LR = 0.005
 ENC_CAP = 800  # benign rows per (source, family) the encoder model learns from
-ROUTE_RECALL = 0.99  # the n-gram score from which the encoder is asked: this share of tune attacks reach it
+# The n-gram score from which the encoder is asked: the share of tune attacks that must reach it. Of these, training
+# takes the lowest (the encoder reads fewest texts, a save pays least) at which the cascade still catches CATCH_TARGET
+# of the tune attacks it judges.
+ROUTE_RECALLS = (0.99, 0.97, 0.95, 0.9)
+CATCH_TARGET = 0.95
 HOLD_BUDGET = 0.01  # the encoder's hold threshold: the lowest that holds at most this share of tune benign rows
 NGRAM_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)  # candidate weights of the n-gram evidence in the encoder layer's score
 CONVERSATION_BUDGET = 0.002  # ... and at most this share of the tune split's conversation turns (LoCoMo)
@@ -188,7 +192,9 @@ def main() -> None:
     x = vectors([r.text for r in sample])
     emodel, eacc = train_encoder(sample, x)
     tune = [r for r in rows if corpus.tuned(r)]
-    ngram_t, encoder_t = choose_thresholds(tune, bias, keep, emodel)
+    chosen = [choose_thresholds(tune, bias, keep, emodel, r) for r in ROUTE_RECALLS]
+    ngram_t, encoder_t, _ = min((c for c in chosen if c[2] >= CATCH_TARGET), default=chosen[0],
+                                key=lambda c: c[0]["route_recall"])
     about = "trained by scripts/train_injection_detector.py on the training split of scripts/injection_corpus.py"
     MODEL.write_text(json.dumps({
         "about": f"service/gates/detector.py; {about}",
@@ -203,18 +209,19 @@ def main() -> None:
     print(f"thresholds: n-gram {ngram_t}, encoder {encoder_t} -> {MODEL.name}, {encoder.MODEL.name}")
 
 
-def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, float],
-                      emodel: dict[str, Any]) -> tuple[dict[str, float], dict[str, float]]:
+def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, float], emodel: dict[str, Any],
+                      route_recall: float) -> tuple[dict[str, float], dict[str, float], float]:
     """The cascade's default thresholds, read off the *tune* split (neither trained on nor evaluated), for the texts
     the cascade judges (service/gates/pipeline.py `judge`: the patterns passed them, `detector.long_enough`):
-    - the n-gram `hold_at` (from which the encoder is asked): the highest at which ROUTE_RECALL of the tune attacks
+    - the n-gram `hold_at` (from which the encoder is asked): the highest at which `route_recall` of the tune attacks
       shorter than `detector.LONG` characters still reach the encoder or an n-gram refusal; `long_hold_at`: the same
       for the longer ones (the n-gram model has more evidence there, and the encoder costs more);
     - the n-gram `refuse_at`: the lowest, at least N_REFUSE_FLOOR and REFUSE_GAP above `hold_at`, that no tune
       benign text reaches;
     - the encoder's `hold_at`: the lowest at which the cascade holds or refuses at most HOLD_BUDGET of the tune
       benign rows and CONVERSATION_BUDGET of its conversation turns; its `refuse_at`: the lowest at least REFUSE_GAP
-      above that no routed tune benign text reaches; its `short_hold_at` is SHORT_HOLD_AT."""
+      above that no routed tune benign text reaches; its `short_hold_at` is SHORT_HOLD_AT;
+    and the share of the tune attacks it judges that the cascade then catches."""
     import math
 
     from service.gates.threat import scan
@@ -233,9 +240,9 @@ def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, fl
     long = np.array([len(r.text) >= LONG for r in judged])  # a text this long has its own routing threshold
 
     def routing(part: np.ndarray) -> float:
-        """The highest n-gram score at which ROUTE_RECALL of the tune attacks in `part` reach the encoder."""
+        """The highest n-gram score at which `route_recall` of the tune attacks in `part` reach the encoder."""
         att = (y == 1) & part
-        return max([t for t in grid if ((s1 >= t) | other)[att].mean() >= ROUTE_RECALL], default=0.01)
+        return max([t for t in grid if ((s1 >= t) | other)[att].mean() >= route_recall], default=0.01)
 
     route, route_long = routing(~long), routing(long)
     n_refuse = min([t for t in grid if t >= max(N_REFUSE_FLOOR, max(route, route_long) + REFUSE_GAP)
@@ -260,11 +267,13 @@ def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, fl
     # The weight of the n-gram evidence: the one of NGRAM_WEIGHTS that catches most tune attacks (ties: the least).
     w_ngram = max(NGRAM_WEIGHTS, key=lambda w: (cut(w)[3][y == 1].sum(), -w))
     e_hold, e_refuse, s2, caught = cut(w_ngram)
-    print(f"tune: {len(judged)} judged rows ({int(y.sum())} attacks the patterns pass); the encoder asked for "
-          f"{asked[y == 0].mean():.1%} of benign, {asked[y == 1].mean():.1%} of attacks; n-gram weight {w_ngram}; "
-          f"caught {caught[y == 1].mean():.1%} of those attacks, held or refused {caught[y == 0].mean():.2%} of benign")
-    return ({"hold_at": route, "long_hold_at": route_long, "refuse_at": n_refuse},
-            {"hold_at": e_hold, "refuse_at": e_refuse, "short_hold_at": SHORT_HOLD_AT, "ngram_weight": w_ngram})
+    print(f"tune, route recall {route_recall}: {len(judged)} judged rows ({int(y.sum())} attacks the patterns pass); "
+          f"the encoder asked for {asked[y == 0].mean():.1%} of benign, {asked[y == 1].mean():.1%} of attacks; n-gram "
+          f"weight {w_ngram}; caught {caught[y == 1].mean():.1%} of those attacks, held or refused "
+          f"{caught[y == 0].mean():.2%} of benign")
+    return ({"hold_at": route, "long_hold_at": route_long, "refuse_at": n_refuse, "route_recall": route_recall},
+            {"hold_at": e_hold, "refuse_at": e_refuse, "short_hold_at": SHORT_HOLD_AT, "ngram_weight": w_ngram},
+            float(caught[y == 1].mean()))
 
 if __name__ == "__main__":
     main()
