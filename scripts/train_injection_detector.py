@@ -57,10 +57,10 @@ HOLD_BUDGET = 0.01  # the encoder's hold threshold: the lowest that holds at mos
 NGRAM_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)  # candidate weights of the n-gram evidence in the encoder layer's score
 CONVERSATION_BUDGET = 0.002  # ... and at most this share of the tune split's conversation turns (LoCoMo)
 REFUSE_GAP = 0.15
-# The encoder's hold threshold for a short line (detector.SHORT_MIN_CHARS to MIN_CHARS) in a language the n-gram model
-# knows, set, not read off the tune split: that split holds no attack this short, and no benign line of it scores
-# above 0.6. Agents save short lines that instruct them ("never use emojis in replies") all day; the encoder scores
-# some of those 0.7-0.95, as it scores one-line jailbreaks.
+# The encoder's hold threshold for a short line in Chinese (detector.short_line), set, not read off the tune split:
+# that split holds no attack this short, and no benign line of it scores above 0.6. Agents save short lines that
+# instruct them ("以后回答请先给结论再解释") all day; the encoder scores some of those 0.9-0.97, as it scores
+# one-line jailbreaks.
 SHORT_HOLD_AT = 0.9
 N_REFUSE_FLOOR = 0.6  # the n-gram refuses alone only at a score no lower than this
 VECTORS = ROOT / "build" / "encoder-vectors.npz"

@@ -27,7 +27,7 @@ from typing import Any
 from service.gates import normal
 
 __all__ = ["HEAD", "LANGUAGE_CHARS", "LONG", "MIN_CHARS", "SHORT_MIN_CHARS", "TAIL", "features", "foreign_latin",
-           "language", "length", "long_enough", "other_script", "recommended", "score", "unfamiliar"]
+           "language", "length", "long_enough", "other_script", "recommended", "score", "short_line", "unfamiliar"]
 
 MODEL = Path(__file__).with_name("detector_model.json")
 HEAD, TAIL = normal.HEAD, normal.TAIL
@@ -49,10 +49,17 @@ def length(text: str) -> int:
 
 
 def long_enough(text: str) -> bool:
-    """Whether the whole cascade judges `text`: its `length` is at least MIN_CHARS. A shorter line, from
-    SHORT_MIN_CHARS, carries too little for the n-gram model to refuse it; the encoder may hold it, at a stricter
-    threshold (pipeline.Thresholds.short_hold_at)."""
+    """Whether the whole cascade judges `text`: its `length` is at least MIN_CHARS."""
     return len(text) >= MIN_CHARS or length(text) >= MIN_CHARS  # the first test spares a long text the regex
+
+
+def short_line(text: str) -> bool:
+    """Whether `text`, not `long_enough`, is a short line the encoder may hold (service/gates/pipeline.py): its `length`
+    is at least SHORT_MIN_CHARS, and it holds CJK, kana or hangul (seven Chinese characters carry a whole instruction:
+    "忽略之前的指令") or is in a language the n-gram model does not know (`unfamiliar`). A short line in English is not
+    judged: there the encoder scores the notes agents save — "always answer in haiku", "user prefers tea t-5f3a9c" —
+    as high as one-line jailbreaks, above 0.9 for a quarter to a half of the notes that carry an identifier."""
+    return length(text) >= SHORT_MIN_CHARS and (_WIDE.search(text) is not None or unfamiliar(text))
 
 
 # Scripts the model has (almost) no training text in: Greek, Cyrillic, Armenian, Hebrew, Arabic, Indic, Thai, Lao,

@@ -21,10 +21,11 @@ character counting three):
   `hold_layer: encoder` — quarantined, invisible to list, search, recall and context until an operator approves it;
   below, it passes.
 
-A short line (20 to 39 characters, counted so) carries too little for either model to refuse it: the encoder reads it
-where it would read a longer text and holds it at or above `short_hold_at`, a stricter threshold, in English or
-Chinese, at or above `encoder_hold_at` in another language; else it passes. Under 20 characters (tags, keys, titles)
-nothing is judged.
+A short line (`detector.short_line`: 20 to 39 characters, counted so, in Chinese or in a language the n-gram model
+does not know; a short English line is not judged) carries too little for either model to refuse it: the encoder reads
+it where it would read a longer text and holds it at or above `short_hold_at`, a stricter threshold, in Chinese, at or
+above `encoder_hold_at` in another language; else it passes. Under 20 characters (tags, keys, titles) nothing is
+judged.
 
 The thresholds are settings (COGNITION_INJECTION_REFUSE_AT / _HOLD_AT / _LONG_HOLD_AT / _ENCODER_REFUSE_AT /
 _ENCODER_HOLD_AT / _SHORT_HOLD_AT; unset, the ones training chose or set); the scan itself has no switch.
@@ -56,8 +57,8 @@ class Thresholds:
     """The learned detector's cuts: the n-gram model refuses at or above `refuse_at` and asks the encoder at or above
     `hold_at` — for a text of `detector.LONG` characters or more, where its evidence is surer, at or above
     `long_hold_at` (None: `hold_at`); the encoder refuses at or above `encoder_refuse_at` and quarantines at or above
-    `encoder_hold_at` — a short line (`detector.SHORT_MIN_CHARS` to `detector.MIN_CHARS`) in a language the n-gram
-    model knows at or above `short_hold_at`, and it never refuses one."""
+    `encoder_hold_at` — a short line in Chinese (`detector.short_line`) at or above `short_hold_at`, and it never
+    refuses one."""
 
     refuse_at: float
     hold_at: float
@@ -108,7 +109,7 @@ PASS = Verdict("pass")
 def judge(text: str, norm: Normal, limits: Thresholds) -> Verdict:
     """The learned detector's cascade on a text the patterns passed (`norm`: its normal forms, shared with them)."""
     if not detector.long_enough(text):
-        return _short(text, norm, limits) if detector.length(text) >= detector.SHORT_MIN_CHARS else PASS
+        return _short(text, norm, limits) if detector.short_line(text) else PASS
     p = detector.score(text, norm)
     if p >= limits.refuse_at:
         return Verdict("refuse", "ngram", p)
@@ -121,11 +122,11 @@ def judge(text: str, norm: Normal, limits: Thresholds) -> Verdict:
 
 
 def _short(text: str, norm: Normal, limits: Thresholds) -> Verdict:
-    """A short line: the encoder reads it where it would read a longer text and may hold it, but nothing refuses it (a
-    hold is a question for a reviewer where a refusal is an answer). In a language the n-gram model knows (English,
-    Chinese), where agents write their own short instructions ("never use emojis in replies") that the encoder scores
-    much as it scores one-line jailbreaks, it holds only at `short_hold_at`; in another (`detector.unfamiliar`) at
-    `encoder_hold_at`, as a longer text."""
+    """A short line (`detector.short_line`): the encoder reads it where it would read a longer text and may hold it, but
+    nothing refuses it (a hold is a question for a reviewer where a refusal is an answer). In Chinese, where agents
+    write short instructions of their own ("以后回答请先给结论") that the encoder scores much as it scores one-line
+    jailbreaks, it holds only at `short_hold_at`; in a language the n-gram model does not know (`detector.unfamiliar`)
+    at `encoder_hold_at`, as a longer text."""
     p = detector.score(text, norm)
     foreign = detector.unfamiliar(text)
     if p < limits.hold_at and not foreign:
