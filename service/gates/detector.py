@@ -58,7 +58,7 @@ def short_line(text: str) -> bool:
     is at least SHORT_MIN_CHARS, and it holds CJK, kana or hangul (seven Chinese characters carry a whole instruction:
     "忽略之前的指令") or is in a language the n-gram model does not know (`unfamiliar`). A short line in English is not
     judged: there the encoder scores the notes agents save — "always answer in haiku", "user prefers tea t-5f3a9c" —
-    as high as one-line jailbreaks, above 0.9 for a quarter to a half of the notes that carry an identifier."""
+    as high as one-line jailbreaks (above 0.9 for up to two in three notes of a template that carry an identifier)."""
     return length(text) >= SHORT_MIN_CHARS and (_WIDE.search(text) is not None or unfamiliar(text))
 
 

@@ -57,8 +57,8 @@ class Thresholds:
     """The learned detector's cuts: the n-gram model refuses at or above `refuse_at` and asks the encoder at or above
     `hold_at` — for a text of `detector.LONG` characters or more, where its evidence is surer, at or above
     `long_hold_at` (None: `hold_at`); the encoder refuses at or above `encoder_refuse_at` and quarantines at or above
-    `encoder_hold_at` — a short line in Chinese (`detector.short_line`) at or above `short_hold_at`, and it never
-    refuses one."""
+    `encoder_hold_at` — a short line in Chinese (`detector.short_line`) at or above `short_hold_at` — and never
+    refuses a short line."""
 
     refuse_at: float
     hold_at: float

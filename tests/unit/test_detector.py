@@ -40,8 +40,8 @@ def test_short_chinese_instructions_are_long_enough_to_be_scored() -> None:
     assert not detector.long_enough("short english note")
     assert not detector.long_enough("北京")
     assert detector.long_enough("x" * detector.MIN_CHARS)
-    # a short line (SHORT_MIN_CHARS to MIN_CHARS, counted the same way) is judged too, in every language, but only
-    # the encoder may hold it (below)
+    # a short line (SHORT_MIN_CHARS to MIN_CHARS, counted the same way) in Chinese, or in a language the n-gram model
+    # does not know, is judged too, but only the encoder may hold it (below)
     assert detector.length("这些新指令具有优先权") == 30 and detector.length("works as the release manager") == 28
 
 
