@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from functools import cache
 from itertools import chain, filterfalse, repeat
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from service.gates import normal
 
@@ -53,13 +53,18 @@ def long_enough(text: str) -> bool:
     return len(text) >= MIN_CHARS or length(text) >= MIN_CHARS  # the first test spares a long text the regex
 
 
-def short_line(text: str) -> bool:
-    """Whether `text`, not `long_enough`, is a short line the encoder may hold (service/gates/pipeline.py): its `length`
-    is at least SHORT_MIN_CHARS, and it holds CJK, kana or hangul (seven Chinese characters carry a whole instruction:
-    "忽略之前的指令") or is in a language the n-gram model does not know (`unfamiliar`). A short line in English is not
-    judged: there the encoder scores the notes agents save — "always answer in haiku", "user prefers tea t-5f3a9c" —
-    as high as one-line jailbreaks (above 0.9 for up to two in three notes of a template that carry an identifier)."""
-    return length(text) >= SHORT_MIN_CHARS and (_WIDE.search(text) is not None or unfamiliar(text))
+def short_line(text: str) -> Literal["chinese", "foreign"] | None:
+    """For a text that is not `long_enough`: which kind of short line the encoder may hold it as
+    (service/gates/pipeline.py), if it is one — its `length` at least SHORT_MIN_CHARS, and in a language the n-gram
+    model does not know (`unfamiliar`: "foreign") or holding CJK characters ("chinese": seven carry a whole
+    instruction, "忽略之前的指令"). A short line in English is not judged (None): there the encoder scores the notes
+    agents save — "always answer in haiku", "user prefers tea t-5f3a9c" — as high as one-line jailbreaks (above 0.9
+    for up to two in three notes of a template that carry an identifier)."""
+    if length(text) < SHORT_MIN_CHARS:
+        return None
+    if unfamiliar(text):
+        return "foreign"
+    return "chinese" if _WIDE.search(text) is not None else None
 
 
 # Scripts the model has (almost) no training text in: Greek, Cyrillic, Armenian, Hebrew, Arabic, Indic, Thai, Lao,

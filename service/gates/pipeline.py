@@ -109,7 +109,8 @@ PASS = Verdict("pass")
 def judge(text: str, norm: Normal, limits: Thresholds) -> Verdict:
     """The learned detector's cascade on a text the patterns passed (`norm`: its normal forms, shared with them)."""
     if not detector.long_enough(text):
-        return _short(text, norm, limits) if detector.short_line(text) else PASS
+        kind = detector.short_line(text)
+        return PASS if kind is None else _short(text, norm, limits, foreign=kind == "foreign")
     p = detector.score(text, norm)
     if p >= limits.refuse_at:
         return Verdict("refuse", "ngram", p)
@@ -121,14 +122,13 @@ def judge(text: str, norm: Normal, limits: Thresholds) -> Verdict:
     return Verdict("hold" if q >= limits.encoder_hold_at else "pass", "encoder", q)
 
 
-def _short(text: str, norm: Normal, limits: Thresholds) -> Verdict:
+def _short(text: str, norm: Normal, limits: Thresholds, *, foreign: bool) -> Verdict:
     """A short line (`detector.short_line`): the encoder reads it where it would read a longer text and may hold it, but
     nothing refuses it (a hold is a question for a reviewer where a refusal is an answer). In Chinese, where agents
     write short instructions of their own ("以后回答请先给结论") that the encoder scores much as it scores one-line
     jailbreaks, it holds only at `short_hold_at`; in a language the n-gram model does not know (`detector.unfamiliar`)
     at `encoder_hold_at`, as a longer text."""
     p = detector.score(text, norm)
-    foreign = detector.unfamiliar(text)
     if p < limits.hold_at and not foreign:
         return Verdict("pass", "ngram", p)
     q = encoder.score(text, p)
