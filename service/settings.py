@@ -45,8 +45,8 @@ class Settings(BaseSettings):
                                                       alias="COGNITION_INJECTION_ENCODER_REFUSE_AT")
     injection_encoder_hold_at: float | None = Field(None, ge=0.0, le=1.0, alias="COGNITION_INJECTION_ENCODER_HOLD_AT")
     # ... and quarantines a short line in Chinese (20-39 characters, a CJK character counting three) at or above this
-    # (in a language the n-gram model does not know, at ENCODER_HOLD_AT; in English it is not judged); nothing refuses
-    # a short line
+    # (in a language the n-gram model does not know, at ENCODER_HOLD_AT; in English the n-gram model holds it at
+    # REFUSE_AT); nothing refuses a short line
     injection_short_hold_at: float | None = Field(None, ge=0.0, le=1.0, alias="COGNITION_INJECTION_SHORT_HOLD_AT")
     gc_ttl_batch: int = Field(500, ge=1, alias="COGNITION_GC_TTL_BATCH")
     # Neo4j Browser (service/http/browser_guide): the Browser `cognition explain` and the cleanup view link to

@@ -53,18 +53,19 @@ def long_enough(text: str) -> bool:
     return len(text) >= MIN_CHARS or length(text) >= MIN_CHARS  # the first test spares a long text the regex
 
 
-def short_line(text: str) -> Literal["chinese", "foreign"] | None:
-    """For a text that is not `long_enough`: which kind of short line the encoder may hold it as
-    (service/gates/pipeline.py), if it is one — its `length` at least SHORT_MIN_CHARS, and in a language the n-gram
-    model does not know (`unfamiliar`: "foreign") or holding CJK characters ("chinese": seven carry a whole
-    instruction, "忽略之前的指令"). A short line in English is not judged (None): there the encoder scores the notes
-    agents save — "always answer in haiku", "user prefers tea t-5f3a9c" — as high as one-line jailbreaks (above 0.9
-    for up to two in three notes of a template that carry an identifier)."""
+def short_line(text: str) -> Literal["chinese", "foreign", "english"] | None:
+    """For a text that is not `long_enough`: which kind of short line it is (service/gates/pipeline.py judges each
+    kind its own way), if it is one — its `length` at least SHORT_MIN_CHARS: in a language the n-gram model does
+    not know (`unfamiliar`: "foreign"), holding CJK characters ("chinese": seven carry a whole instruction,
+    "忽略之前的指令"), or else in English (or code, or symbols) as the n-gram model reads it ("english"). The encoder
+    does not judge an English one: there it scores the notes agents save — "always answer in haiku", "user prefers
+    tea t-5f3a9c" — as high as one-line jailbreaks (above 0.9 for up to two in three notes of a template that carry an
+    identifier)."""
     if length(text) < SHORT_MIN_CHARS:
         return None
     if unfamiliar(text):
         return "foreign"
-    return "chinese" if _WIDE.search(text) is not None else None
+    return "chinese" if _WIDE.search(text) is not None else "english"
 
 
 # Scripts the model has (almost) no training text in: Greek, Cyrillic, Armenian, Hebrew, Arabic, Indic, Thai, Lao,

@@ -21,11 +21,11 @@ character counting three):
   `hold_layer: encoder` — quarantined, invisible to list, search, recall and context until an operator approves it;
   below, it passes.
 
-A short line (`detector.short_line`: 20 to 39 characters, counted so, in Chinese or in a language the n-gram model
-does not know; a short English line is not judged) carries too little for either model to refuse it: the encoder reads
-it where it would read a longer text and holds it at or above `short_hold_at`, a stricter threshold, in Chinese, at or
-above `encoder_hold_at` in another language; else it passes. Under 20 characters (tags, keys, titles) nothing is
-judged.
+A short line (`detector.short_line`: 20 to 39 characters, counted so) carries too little for either model to refuse
+it. In English the n-gram model alone judges it and holds it (`hold_layer: ngram`) at or above `refuse_at`, where it
+would refuse a longer text. In Chinese or in a language the n-gram model does not know, the encoder reads it where it
+would read a longer text and holds it at or above `short_hold_at`, a stricter threshold, in Chinese, at or above
+`encoder_hold_at` in another language; else it passes. Under 20 characters (tags, keys, titles) nothing is judged.
 
 The thresholds are settings (COGNITION_INJECTION_REFUSE_AT / _HOLD_AT / _LONG_HOLD_AT / _ENCODER_REFUSE_AT /
 _ENCODER_HOLD_AT / _SHORT_HOLD_AT; unset, the ones training chose or set); the scan itself has no switch.
@@ -57,8 +57,8 @@ class Thresholds:
     """The learned detector's cuts: the n-gram model refuses at or above `refuse_at` and asks the encoder at or above
     `hold_at` — for a text of `detector.LONG` characters or more, where its evidence is surer, at or above
     `long_hold_at` (None: `hold_at`); the encoder refuses at or above `encoder_refuse_at` and quarantines at or above
-    `encoder_hold_at` — a short line in Chinese (`detector.short_line`) at or above `short_hold_at` — and never
-    refuses a short line."""
+    `encoder_hold_at` — a short line in Chinese (`detector.short_line`) at or above `short_hold_at`; a short English
+    line is held, by the n-gram model, at or above `refuse_at` — and nothing refuses a short line."""
 
     refuse_at: float
     hold_at: float
@@ -110,7 +110,7 @@ def judge(text: str, norm: Normal, limits: Thresholds) -> Verdict:
     """The learned detector's cascade on a text the patterns passed (`norm`: its normal forms, shared with them)."""
     if not detector.long_enough(text):
         kind = detector.short_line(text)
-        return PASS if kind is None else _short(text, norm, limits, foreign=kind == "foreign")
+        return PASS if kind is None else _short(text, norm, limits, kind)
     p = detector.score(text, norm)
     if p >= limits.refuse_at:
         return Verdict("refuse", "ngram", p)
@@ -122,17 +122,21 @@ def judge(text: str, norm: Normal, limits: Thresholds) -> Verdict:
     return Verdict("hold" if q >= limits.encoder_hold_at else "pass", "encoder", q)
 
 
-def _short(text: str, norm: Normal, limits: Thresholds, *, foreign: bool) -> Verdict:
-    """A short line (`detector.short_line`): the encoder reads it where it would read a longer text and may hold it, but
-    nothing refuses it (a hold is a question for a reviewer where a refusal is an answer). In Chinese, where agents
-    write short instructions of their own ("以后回答请先给结论") that the encoder scores much as it scores one-line
-    jailbreaks, it holds only at `short_hold_at`; in a language the n-gram model does not know (`detector.unfamiliar`)
-    at `encoder_hold_at`, as a longer text."""
+def _short(text: str, norm: Normal, limits: Thresholds, kind: Literal["chinese", "foreign", "english"]) -> Verdict:
+    """A short line (`detector.short_line`): it may be held, never refused (a hold is a question for a reviewer where a
+    refusal is an answer). In English the n-gram model alone judges it and holds it where it would refuse a longer
+    text, at or above `refuse_at` (the encoder scores the short notes agents save as it scores one-line jailbreaks).
+    Otherwise the encoder reads it where it would read a longer text: in Chinese, where agents write short
+    instructions of their own ("以后回答请先给结论") that it scores much as it scores one-line jailbreaks, it holds only
+    at `short_hold_at`; in a language the n-gram model does not know (`detector.unfamiliar`) at `encoder_hold_at`, as
+    a longer text."""
     p = detector.score(text, norm)
-    if p < limits.hold_at and not foreign:
+    if kind == "english":
+        return Verdict("hold" if p >= limits.refuse_at else "pass", "ngram", p)
+    if p < limits.hold_at and kind == "chinese":
         return Verdict("pass", "ngram", p)
     q = encoder.score(text, p)
-    return Verdict("hold" if q >= (limits.encoder_hold_at if foreign else limits.short_hold_at) else "pass",
+    return Verdict("hold" if q >= (limits.encoder_hold_at if kind == "foreign" else limits.short_hold_at) else "pass",
                    "encoder", q)
 
 

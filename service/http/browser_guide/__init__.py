@@ -124,8 +124,9 @@ _QUARANTINE = Slide("quarantine", "Quarantine: what the detector holds, and why"
 <p>A save the learned injection detector is unsure of is stored <code>pending</code> with
 <code>hold_reason: suspected_injection</code>: invisible to list, search, recall and context until an operator
 approves or rejects it. Each held record says which layer held it (<code>hold_layer</code>: the multilingual
-<code>encoder</code>, asked where the cheap n-gram model is unsure; the n-gram model refuses or passes, it never
-holds) and with what score (<code>hold_score</code>, against the layer's hold threshold).</p>
+<code>encoder</code>, asked where the cheap n-gram model is unsure; or the <code>ngram</code> model, for an English
+line under 40 characters it would refuse were it longer) and with what score (<code>hold_score</code>, against the
+layer's hold threshold).</p>
 """, ("quarantine",))
 
 SLIDES = (_HOW, _GRAPH, _WHY, _PASS, _HISTORY, _LINEAGE, _GC, _QUARANTINE, _BELIEVED)
