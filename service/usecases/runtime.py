@@ -7,6 +7,7 @@ runtimes in one process (a test, an evaluation comparing analyses) never see eac
 from __future__ import annotations
 
 import dataclasses
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -68,11 +69,43 @@ def thresholds(settings: Settings) -> Thresholds:
     """The learned detector's thresholds the settings name. Its encoder (~1 s) and language identifier (~0.6 s) start
     loading here, side by side in the background: the process is ready without waiting for them, and a text that
     needs one before it is in waits for it (each loads under a lock), so no text is ever judged without them."""
-    for load in (encoder.load, detector.load):
-        threading.Thread(target=load, name=f"load-{load.__module__}", daemon=True).start()
+    in_background(encoder.load, detector.load)
     return Thresholds.of(settings.injection_refuse_at, settings.injection_hold_at,
                          settings.injection_encoder_refuse_at, settings.injection_encoder_hold_at,
                          settings.injection_long_hold_at, settings.injection_short_hold_at)
+
+
+# While loads run in the background, the interpreter hands its lock from thread to thread this often (Python's
+# default is 5 ms): the serving thread, back from a Neo4j round trip, then waits ~0.5 ms for a loader's Python work to
+# let it go rather than up to 5 ms, which start-up and the first requests pay on every round trip.
+LOADING_SWITCH_S = 0.0005
+_loading = threading.Lock()
+_loads_running = 0
+_switch_before = 0.0
+
+
+def in_background(*loads: Callable[[], None]) -> None:
+    """Run `loads` side by side on daemon threads, with the interpreter's switch interval at LOADING_SWITCH_S until the
+    last load running in the process ends (then back to what it was)."""
+    global _loads_running, _switch_before
+
+    def run(load: Callable[[], None]) -> None:
+        global _loads_running
+        try:
+            load()
+        finally:
+            with _loading:
+                _loads_running -= 1
+                if _loads_running == 0:
+                    sys.setswitchinterval(_switch_before)
+
+    with _loading:
+        if _loads_running == 0:
+            _switch_before = sys.getswitchinterval()
+            sys.setswitchinterval(LOADING_SWITCH_S)
+        _loads_running += len(loads)
+    for load in loads:
+        threading.Thread(target=run, args=(load,), name=f"load-{load.__module__}", daemon=True).start()
 
 
 def gc_config(settings: Settings) -> GCConfig:
