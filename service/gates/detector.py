@@ -26,14 +26,15 @@ from typing import Any, Literal
 
 from service.gates import normal
 
-__all__ = ["HEAD", "LANGUAGE_CHARS", "LONG", "MIN_CHARS", "SHORT_MIN_CHARS", "TAIL", "features", "foreign_latin",
-           "language", "length", "long_enough", "other_script", "recommended", "score", "short_line", "unfamiliar"]
+__all__ = ["HEAD", "LANGUAGE_CHARS", "LONG", "MIN_CHARS", "SHORT_MIN_CHARS", "TAIL", "ShortLine", "features",
+           "foreign_latin", "language", "length", "long_enough", "other_script", "recommended", "score", "short_line",
+           "unfamiliar"]
 
 MODEL = Path(__file__).with_name("detector_model.json")
 HEAD, TAIL = normal.HEAD, normal.TAIL
 LONG = 500  # from this many characters on, a text has its own threshold for asking the encoder (pipeline.Thresholds)
 MIN_CHARS = 40  # from this length (`length`) the whole cascade judges a text ...
-SHORT_MIN_CHARS = 20  # ... from this one a short line, which the encoder alone may hold (service/gates/pipeline.py)
+SHORT_MIN_CHARS = 20  # ... from this one a short line, which may be held, never refused (service/gates/pipeline.py)
 _WIDE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")  # kana, CJK, hangul
 WIDE_WEIGHT = 3  # one CJK character says about what a short English word does
 
@@ -53,7 +54,10 @@ def long_enough(text: str) -> bool:
     return len(text) >= MIN_CHARS or length(text) >= MIN_CHARS  # the first test spares a long text the regex
 
 
-def short_line(text: str) -> Literal["chinese", "foreign", "english"] | None:
+ShortLine = Literal["chinese", "foreign", "english"]
+
+
+def short_line(text: str) -> ShortLine | None:
     """For a text that is not `long_enough`: which kind of short line it is (service/gates/pipeline.py judges each
     kind its own way), if it is one — its `length` at least SHORT_MIN_CHARS: in a language the n-gram model does
     not know (`unfamiliar`: "foreign"), holding CJK characters ("chinese": seven carry a whole instruction,

@@ -122,7 +122,7 @@ def judge(text: str, norm: Normal, limits: Thresholds) -> Verdict:
     return Verdict("hold" if q >= limits.encoder_hold_at else "pass", "encoder", q)
 
 
-def _short(text: str, norm: Normal, limits: Thresholds, kind: Literal["chinese", "foreign", "english"]) -> Verdict:
+def _short(text: str, norm: Normal, limits: Thresholds, kind: detector.ShortLine) -> Verdict:
     """A short line (`detector.short_line`): it may be held, never refused (a hold is a question for a reviewer where a
     refusal is an answer). In English the n-gram model alone judges it and holds it where it would refuse a longer
     text, at or above `refuse_at` (the encoder scores the short notes agents save as it scores one-line jailbreaks).
