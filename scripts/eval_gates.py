@@ -92,8 +92,9 @@ def main() -> int:
 
     print(f"evaluated rows: {len(rows)}  (thresholds: n-gram refuse >= {thresholds.refuse_at}, encoder asked >= "
           f"{thresholds.hold_at}, from {detector.LONG} characters >= {thresholds.ask_at('x' * detector.LONG)}; "
-          f"encoder refuse >= {thresholds.encoder_refuse_at}, hold >= {thresholds.encoder_hold_at}, a Chinese line "
-          f"of {detector.SHORT_MIN_CHARS}-{detector.MIN_CHARS - 1} characters >= {thresholds.short_hold_at})\n")
+          f"encoder refuse >= {thresholds.encoder_refuse_at}, hold >= {thresholds.encoder_hold_at}, a line of "
+          f"{detector.SHORT_MIN_CHARS}-{detector.MIN_CHARS - 1} characters >= {thresholds.short_hold_at}, in "
+          f"Chinese or, where the n-gram model scores it >= {thresholds.short_ask_at}, in English)\n")
     for label, title in ((1, "attacks"), (0, "benign and hard negatives")):
         print(f"### {title}\n\n{HEADER}")
         for (lab, name), cell in sorted(sets.items(), key=lambda kv: (kv[0][1] != "all", kv[0][1].split(" ")[0]

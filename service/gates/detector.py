@@ -197,10 +197,13 @@ def features(text: str, norm: normal.Normal | None = None) -> set[str]:
 
 
 @cache
-def recommended() -> tuple[float, float, float]:
-    """(refuse_at, hold_at, long_hold_at) as training chose them on its tune split (the settings' defaults)."""
+def recommended() -> dict[str, float]:
+    """The n-gram model's thresholds as training chose or set them (the settings' defaults): `refuse_at`, `hold_at`,
+    `long_hold_at` (absent: `hold_at`) and `short_ask_at` (absent: 1.0, never)."""
     t = json.loads(MODEL.read_text(encoding="utf-8"))["thresholds"]
-    return float(t["refuse_at"]), float(t["hold_at"]), float(t.get("long_hold_at", t["hold_at"]))
+    return {"refuse_at": float(t["refuse_at"]), "hold_at": float(t["hold_at"]),
+            "long_hold_at": float(t.get("long_hold_at", t["hold_at"])),
+            "short_ask_at": float(t.get("short_ask_at", 1.0))}
 
 
 @cache

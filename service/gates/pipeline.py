@@ -22,13 +22,16 @@ character counting three):
   below, it passes.
 
 A short line (`detector.short_line`: 20 to 39 characters, counted so) carries too little for either model to refuse
-it. In English the n-gram model alone judges it and holds it (`hold_layer: ngram`) at or above `refuse_at`, where it
-would refuse a longer text. In Chinese or in a language the n-gram model does not know, the encoder reads it where it
-would read a longer text and holds it at or above `short_hold_at`, a stricter threshold, in Chinese, at or above
-`encoder_hold_at` in another language; else it passes. Under 20 characters (tags, keys, titles) nothing is judged.
+it. In English the n-gram model holds it (`hold_layer: ngram`) at or above `refuse_at`, where it would refuse a longer
+text; from `short_ask_at` the encoder reads it too and holds it at or above `short_hold_at` — the two models must
+agree, as the encoder alone scores the notes agents save as it scores one-line jailbreaks. In Chinese or in a language
+the n-gram model does not know, the encoder reads it where it would read a longer text and holds it at or above
+`short_hold_at`, a stricter threshold, in Chinese, at or above `encoder_hold_at` in another language; else it passes.
+Under 20 characters (tags, keys, titles) nothing is judged.
 
-The thresholds are settings (COGNITION_INJECTION_REFUSE_AT / _HOLD_AT / _LONG_HOLD_AT / _ENCODER_REFUSE_AT /
-_ENCODER_HOLD_AT / _SHORT_HOLD_AT; unset, the ones training chose or set); the scan itself has no switch.
+The thresholds are settings (COGNITION_INJECTION_REFUSE_AT / _HOLD_AT / _LONG_HOLD_AT / _SHORT_ASK_AT /
+_ENCODER_REFUSE_AT / _ENCODER_HOLD_AT / _SHORT_HOLD_AT; unset, the ones training chose or set); the scan itself has
+no switch.
 """
 
 from __future__ import annotations
@@ -58,7 +61,8 @@ class Thresholds:
     `hold_at` — for a text of `detector.LONG` characters or more, where its evidence is surer, at or above
     `long_hold_at` (None: `hold_at`); the encoder refuses at or above `encoder_refuse_at` and quarantines at or above
     `encoder_hold_at` — a short line in Chinese (`detector.short_line`) at or above `short_hold_at`; a short English
-    line is held, by the n-gram model, at or above `refuse_at` — and nothing refuses a short line."""
+    line is held by the n-gram model at or above `refuse_at`, and by the encoder at or above `short_hold_at` where the
+    n-gram model scores it at or above `short_ask_at` — and nothing refuses a short line."""
 
     refuse_at: float
     hold_at: float
@@ -66,25 +70,28 @@ class Thresholds:
     encoder_hold_at: float = 1.0
     long_hold_at: float | None = None
     short_hold_at: float = 1.0
+    short_ask_at: float = 1.0
 
     @classmethod
     def of(cls, refuse_at: float | None = None, hold_at: float | None = None, encoder_refuse_at: float | None = None,
            encoder_hold_at: float | None = None, long_hold_at: float | None = None,
-           short_hold_at: float | None = None) -> Thresholds:
+           short_hold_at: float | None = None, short_ask_at: float | None = None) -> Thresholds:
         """The thresholds the settings name (None: the ones the model files hold, which training chose or set)."""
-        default_refuse, default_hold, default_long = detector.recommended()
+        ngram = detector.recommended()
         enc = encoder.recommended()
-        made = cls(default_refuse if refuse_at is None else refuse_at, default_hold if hold_at is None else hold_at,
+        made = cls(ngram["refuse_at"] if refuse_at is None else refuse_at,
+                   ngram["hold_at"] if hold_at is None else hold_at,
                    enc["refuse_at"] if encoder_refuse_at is None else encoder_refuse_at,
                    enc["hold_at"] if encoder_hold_at is None else encoder_hold_at,
-                   default_long if long_hold_at is None else long_hold_at,
-                   enc["short_hold_at"] if short_hold_at is None else short_hold_at)
+                   ngram["long_hold_at"] if long_hold_at is None else long_hold_at,
+                   enc["short_hold_at"] if short_hold_at is None else short_hold_at,
+                   ngram["short_ask_at"] if short_ask_at is None else short_ask_at)
         if not 0.0 <= max(made.hold_at, made.long_hold_at or 0.0) <= made.refuse_at <= 1.0:
             raise ValueError("injection thresholds need 0 <= hold_at, long_hold_at <= refuse_at <= 1")
         if not 0.0 <= made.encoder_hold_at <= made.encoder_refuse_at <= 1.0:
             raise ValueError("injection thresholds need 0 <= encoder_hold_at <= encoder_refuse_at <= 1")
-        if not 0.0 <= made.short_hold_at <= 1.0:
-            raise ValueError("injection thresholds need 0 <= short_hold_at <= 1")
+        if not (0.0 <= made.short_hold_at <= 1.0 and 0.0 <= made.short_ask_at <= 1.0):
+            raise ValueError("injection thresholds need 0 <= short_hold_at, short_ask_at <= 1")
         return made
 
     def ask_at(self, text: str) -> float:
@@ -124,16 +131,18 @@ def judge(text: str, norm: Normal, limits: Thresholds) -> Verdict:
 
 def _short(text: str, norm: Normal, limits: Thresholds, kind: detector.ShortLine) -> Verdict:
     """A short line (`detector.short_line`): it may be held, never refused (a hold is a question for a reviewer where a
-    refusal is an answer). In English the n-gram model alone judges it and holds it where it would refuse a longer
-    text, at or above `refuse_at` (the encoder scores the short notes agents save as it scores one-line jailbreaks).
-    Otherwise the encoder reads it where it would read a longer text: in Chinese, where agents write short
-    instructions of their own ("以后回答请先给结论") that it scores much as it scores one-line jailbreaks, it holds only
-    at `short_hold_at`; in a language the n-gram model does not know (`detector.unfamiliar`) at `encoder_hold_at`, as
-    a longer text."""
+    refusal is an answer). In English the n-gram model holds it where it would refuse a longer text, at or above
+    `refuse_at`; from `short_ask_at` the encoder reads it too and holds it at or above `short_hold_at`. The encoder
+    alone would not do: it scores the short notes agents save ("always answer in haiku") as it scores one-line
+    jailbreaks, so the n-gram model must agree. Otherwise the encoder reads it where it would read a longer text: in
+    Chinese, where agents write short instructions of their own ("以后回答请先给结论") that it scores much as it
+    scores one-line jailbreaks, it holds only at `short_hold_at`; in a language the n-gram model does not know
+    (`detector.unfamiliar`) at `encoder_hold_at`, as a longer text."""
     p = detector.score(text, norm)
-    if kind == "english":
-        return Verdict("hold" if p >= limits.refuse_at else "pass", "ngram", p)
-    if p < limits.hold_at and kind == "chinese":
+    if kind == "english" and p >= limits.refuse_at:
+        return Verdict("hold", "ngram", p)
+    ask_at = {"english": limits.short_ask_at, "chinese": limits.hold_at, "foreign": 0.0}[kind]
+    if p < ask_at:
         return Verdict("pass", "ngram", p)
     q = encoder.score(text, p)
     return Verdict("hold" if q >= (limits.encoder_hold_at if kind == "foreign" else limits.short_hold_at) else "pass",

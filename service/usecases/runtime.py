@@ -72,7 +72,8 @@ def thresholds(settings: Settings) -> Thresholds:
     in_background(encoder.load, detector.load)
     return Thresholds.of(settings.injection_refuse_at, settings.injection_hold_at,
                          settings.injection_encoder_refuse_at, settings.injection_encoder_hold_at,
-                         settings.injection_long_hold_at, settings.injection_short_hold_at)
+                         settings.injection_long_hold_at, settings.injection_short_hold_at,
+                         settings.injection_short_ask_at)
 
 
 # While loads run in the background, the interpreter hands its lock from thread to thread this often (Python's
