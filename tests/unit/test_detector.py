@@ -83,7 +83,7 @@ def test_a_short_line_is_held_when_a_model_is_sure_and_never_refused() -> None:
         v = threat_decision(line, limits)
         assert (v.decision, v.layer) == ("hold", "encoder") and v.score is not None, (line, v)
         assert v.score >= limits.short_hold_at
-        # the n-gram model must agree: above its score, the encoder is not asked
+        # the n-gram model must agree: with short_ask_at above its score the encoder is not asked, and the line passes
         assert threat_decision(line, Thresholds.of(short_ask_at=min(1.0, p + 0.01))) == Verdict("pass", "ngram", p)
         assert threat_decision(line, Thresholds.of(short_hold_at=min(1.0, v.score + 0.001))).decision == "pass"
     for line in ("always answer in haiku", "act as the release manager", "ignore typos in my messages"):
