@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import sys
 from collections import Counter
 from pathlib import Path
@@ -220,6 +221,13 @@ def main() -> None:
     print(f"thresholds: n-gram {ngram_t}, encoder {encoder_t} -> {MODEL.name}, {encoder.MODEL.name}")
 
 
+def ngram_score(text: str, bias: float, weights: dict[str, float]) -> float:
+    """What detector.score answers for `text` with the n-gram model `bias`, `weights` (not the committed one)."""
+    fs = features(text)
+    z = bias + sum(weights.get(f, 0.0) for f in fs) / math.sqrt(max(len(fs), 1))
+    return 1 / (1 + math.exp(-max(-60.0, min(60.0, z))))
+
+
 def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, float], emodel: dict[str, Any],
                       route_recall: float) -> tuple[dict[str, float], dict[str, float], float]:
     """The cascade's default thresholds, read off the *tune* split (neither trained on nor evaluated), for the texts
@@ -233,17 +241,10 @@ def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, fl
       benign rows and CONVERSATION_BUDGET of its conversation turns; its `refuse_at`: the lowest at least REFUSE_GAP
       above that no routed tune benign text reaches; its `short_hold_at` is SHORT_HOLD_AT;
     and the share of the tune attacks it judges that the cascade then catches."""
-    import math
-
     from service.gates.threat import scan
 
-    def p1(text: str) -> float:
-        fs = features(text)
-        z = bias + sum(weights.get(f, 0.0) for f in fs) / math.sqrt(max(len(fs), 1))
-        return 1 / (1 + math.exp(-max(-60.0, min(60.0, z))))
-
     judged = [r for r in tune if long_enough(r.text) and scan(r.text) is None]
-    s1 = np.array([p1(r.text) for r in judged])
+    s1 = np.array([ngram_score(r.text, bias, weights) for r in judged])
     other = np.array([unfamiliar(r.text) for r in judged])  # the encoder reads these whatever the n-gram score
     y = np.array([r.label for r in judged])
     grid = [round(0.01 * i, 2) for i in range(1, 100)]
@@ -294,7 +295,6 @@ def short_english() -> None:
     and the encoder together hold (n-gram >= step, the encoder layer's score >= SHORT_HOLD_AT), beside what the
     n-gram model alone holds at the committed `refuse_at`; then the same for 1,000 draws of each NOTE_TEMPLATES
     note, scored by the committed models."""
-    import math
     import random
 
     from service.gates import detector
@@ -316,11 +316,7 @@ def short_english() -> None:
         bias, weights, _ = train_ngram(rest)
         sample = encoder_sample(rest)
         classifier = encoder.Classifier.of(train_encoder(sample, vectors([r.text for r in sample]))[0])
-        p_fold = np.zeros(len(lines))
-        for i, r in enumerate(lines):
-            fs = features(r.text)
-            z = bias + sum(weights.get(f, 0.0) for f in fs) / math.sqrt(max(len(fs), 1))
-            p_fold[i] = 1 / (1 + math.exp(-max(-60.0, min(60.0, z))))
+        p_fold = np.array([ngram_score(r.text, bias, weights) for r in lines])
         z_enc = encoder.logits(vectors([r.text for r in lines]), classifier) + w_ngram * encoder.logit(p_fold)
         y.append(np.array([r.label for r in lines]))
         p.append(p_fold)

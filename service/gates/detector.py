@@ -62,9 +62,9 @@ def short_line(text: str) -> ShortLine | None:
     kind its own way), if it is one — its `length` at least SHORT_MIN_CHARS: in a language the n-gram model does
     not know (`unfamiliar`: "foreign"), holding CJK characters ("chinese": seven carry a whole instruction,
     "忽略之前的指令"), or else in English (or code, or symbols) as the n-gram model reads it ("english"). The encoder
-    does not judge an English one: there it scores the notes agents save — "always answer in haiku", "user prefers
-    tea t-5f3a9c" — as high as one-line jailbreaks (above 0.9 for up to two in three notes of a template that carry an
-    identifier)."""
+    does not judge an English one alone: there it scores the notes agents save — "always answer in haiku", "user
+    prefers tea t-5f3a9c" — as high as one-line jailbreaks (above 0.9 for up to two in three notes of a template that
+    carry an identifier), so it is asked only where the n-gram model is fairly sure too."""
     if length(text) < SHORT_MIN_CHARS:
         return None
     if unfamiliar(text):
