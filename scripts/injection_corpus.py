@@ -430,35 +430,48 @@ AIG_NOT_ATTACKS = ("generate_steganographic_text_zh",)
 AGENTCCX_ATTACKS = ("injection", "jailbreak", "leak", "egress", "sensitive")
 
 
-def _zh_payloads() -> list[str]:
-    """Ordinary Chinese requests of llamafactory's held-apart groups: what an evaluation-only template wraps, so that
-    what makes the row an attack is the template alone (the detector has seen none of these requests as attacks)."""
-    return [r.text[:200] for r in llamafactory() if r is not None and r.lang == "zh" and r.part == "eval"]
+# Each training template of aig-model-scan is filled this many times, with as many requests (one a tuned or
+# evaluated template): the template is what the models should learn, not the request in its slot.
+AIG_TRAIN_FILLS = 4
+
+
+def _zh_payloads(part: str) -> list[str]:
+    """Ordinary Chinese requests of llamafactory's groups in `part`: what a template of that part wraps, so that what
+    makes the row an attack is the template alone, and an evaluated template wraps only requests the detector has
+    not seen (neither as attacks nor as benign rows)."""
+    return [r.text[:200] for r in llamafactory() if r is not None and r.lang == "zh" and r.part == part]
 
 
 def aig_model_scan() -> Iterator[Row | None]:
     """aig-model-scan (Tencent's AI-Infra-Guard; Apache-2.0): its copy of deepteam adds Chinese versions of the
     single-turn attack templates (`*_zh` functions: system override, permission escalation, context poisoning, goal
-    redirection, role-play jailbreaks, ...). Each template's text, its slot filled with an ordinary Chinese request
-    (`_zh_payloads`), is one evaluation-only row: never trained on, never tuned on."""
-    payloads = _zh_payloads()
+    redirection, role-play jailbreaks, ...). Split by family (the template's folder): a family's templates all train,
+    all tune or are all held apart. Each template's text, its slot filled with an ordinary Chinese request of its own
+    part (`_zh_payloads`), is a row; a training template is filled AIG_TRAIN_FILLS times."""
     base = _pkg("aig-model-scan") / "deepteam/attacks/single_turn"
-    k = 0
+    payloads = {part: _zh_payloads(part) for part in ("train", "tune", "eval")}
+    k = dict.fromkeys(payloads, 0)
     for f in sorted(base.glob("*/template.py")):
+        family = f.parent.name
+        part = split(f"aig-model-scan:{family}")
         for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
             if not (isinstance(node, ast.FunctionDef) and node.name.endswith("_zh")) or node.name in AIG_NOT_ATTACKS:
                 continue
             returned = next((n.value for n in ast.walk(node) if isinstance(n, ast.Return) and n.value), None)
             text = _fstring(returned, {a.arg: "\0" for a in node.args.args}) if returned is not None else None
-            if text:
-                text = textwrap.dedent(text).replace("\0", payloads[k % len(payloads)])  # the template's indent
-                k += 1
-                yield _eval_only(_row(text, 1, "aig-model-scan", f.parent.name, f"{f.parent.name}.{node.name}"))
+            if not text:
+                continue
+            text = textwrap.dedent(text)  # the template's indent
+            for _ in range(AIG_TRAIN_FILLS if part == "train" else 1):
+                fill = payloads[part][k[part] % len(payloads[part])]
+                k[part] += 1
+                yield _row(text.replace("\0", fill), 1, "aig-model-scan", family, family)
 
 
 def agentccx() -> Iterator[Row | None]:
     """agentccx (MIT): a scanner's attack cases, most of them in Chinese (AGENTCCX_ATTACKS): the last turn of each
-    case (a case of two turns opens innocently), its URL slots filled with an example host. Evaluation-only."""
+    case (a case of two turns opens innocently), its URL slots filled with an example host. Split by attack file
+    (injection, jailbreak, ...): a file's cases all train, all tune or are all held apart."""
     for name in AGENTCCX_ATTACKS:
         tree = ast.parse((_pkg("agentccx") / f"agentscan/attacks/{name}.py").read_text(encoding="utf-8"))
         for node in ast.walk(tree):
@@ -467,11 +480,7 @@ def agentccx() -> Iterator[Row | None]:
                 turns = ast.literal_eval(kw["turns"])
                 text = re.sub(r"\{(sink_base|payload_base)\}", "https://sink.example", turns[-1])
                 text = text.replace("{sink_token}", "t7f3a")
-                yield _eval_only(_row(text, 1, "agentccx", name, ast.literal_eval(kw["case_id"])))
-
-
-def _eval_only(r: Row | None) -> Row | None:
-    return r and Row(r.text, r.label, r.source, r.family, r.group, r.lang, "eval")
+                yield _row(text, 1, "agentccx", name, name)
 
 
 def chatterbot() -> Iterator[Row | None]:

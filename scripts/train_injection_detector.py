@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import injection_corpus as corpus  # noqa: E402
 
 from service.gates import encoder  # noqa: E402
-from service.gates.detector import LONG, MODEL, features, long_enough, unfamiliar  # noqa: E402
+from service.gates.detector import LONG, MODEL, chinese, features, long_enough, unfamiliar  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -58,6 +58,8 @@ CATCH_TARGET = 0.95
 HOLD_BUDGET = 0.01  # the encoder's hold threshold: the lowest that holds at most this share of tune benign rows
 NGRAM_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)  # candidate weights of the n-gram evidence in the encoder layer's score
 CONVERSATION_BUDGET = 0.002  # ... and at most this share of the tune split's conversation turns (LoCoMo)
+# ... and of its requests that read like instructions (llamafactory's), in each language: a held one costs a review
+REQUEST_BUDGET = 0.05
 REFUSE_GAP = 0.15
 # The encoder's hold threshold for a short line in Chinese (detector.short_line), set, not read off the tune split:
 # that split holds no attack this short, and no benign line of it scores above 0.6. Agents save short lines that
@@ -205,8 +207,10 @@ def main() -> None:
     emodel, eacc = train_encoder(sample, x)
     tune = [r for r in rows if corpus.tuned(r)]
     chosen = [choose_thresholds(tune, bias, keep, emodel, r) for r in ROUTE_RECALLS]
-    ngram_t, encoder_t, _ = min((c for c in chosen if c[2] >= CATCH_TARGET), default=chosen[0],
-                                key=lambda c: c[0]["route_recall"])
+    # The lowest route recall whose cascade catches CATCH_TARGET of the tune attacks; if none does, the one that
+    # catches most (ties: the lower route recall, which asks the encoder about fewer texts).
+    ngram_t, encoder_t, _ = min((c for c in chosen if c[2] >= CATCH_TARGET), key=lambda c: c[0]["route_recall"],
+                                default=max(chosen, key=lambda c: (c[2], -c[0]["route_recall"])))
     about = "trained by scripts/train_injection_detector.py on the training split of scripts/injection_corpus.py"
     MODEL.write_text(json.dumps({
         "about": f"service/gates/detector.py; {about}",
@@ -233,8 +237,12 @@ def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, fl
     """The cascade's default thresholds, read off the *tune* split (neither trained on nor evaluated), for the texts
     the cascade judges (service/gates/pipeline.py `judge`: the patterns passed them, `detector.long_enough`):
     - the n-gram `hold_at` (from which the encoder is asked): the highest at which `route_recall` of the tune attacks
-      shorter than `detector.LONG` characters still reach the encoder or an n-gram refusal; `long_hold_at`: the same
-      for the longer ones (the n-gram model has more evidence there, and the encoder costs more);
+      shorter than `detector.LONG` characters, not in Chinese, still reach the encoder or an n-gram refusal;
+      `long_hold_at`: the same for the longer ones (the n-gram model has more evidence there, and the encoder costs
+      more); `chinese_hold_at`, for the shorter ones in Chinese (`detector.chinese`), is read off what the encoder
+      catches instead: the highest score below which no tune Chinese attack that the encoder layer would hold lies
+      (the n-gram model has little Chinese to learn from, so a low score there says little, and a share of attacks
+      routed would ask the encoder about most Chinese text);
     - the n-gram `refuse_at`: the lowest, at least N_REFUSE_FLOOR and REFUSE_GAP above `hold_at`, that no tune
       benign text reaches;
     - the encoder's `hold_at`: the lowest at which the cascade holds or refuses at most HOLD_BUDGET of the tune
@@ -250,41 +258,59 @@ def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, fl
     grid = [round(0.01 * i, 2) for i in range(1, 100)]
     fine = grid + [round(0.99 + 0.001 * i, 3) for i in range(1, 10)]  # a sharp classifier's refusals sit near 1
     long = np.array([len(r.text) >= LONG for r in judged])  # a text this long has its own routing threshold
+    zh = np.array([chinese(r.text) for r in judged]) & ~long  # ... and a shorter one in Chinese
 
     def routing(part: np.ndarray) -> float:
         """The highest n-gram score at which `route_recall` of the tune attacks in `part` reach the encoder."""
         att = (y == 1) & part
         return max([t for t in grid if ((s1 >= t) | other)[att].mean() >= route_recall], default=0.01)
 
-    route, route_long = routing(~long), routing(long)
+    route, route_long = routing(~long & ~zh), routing(long)
     n_refuse = min([t for t in grid if t >= max(N_REFUSE_FLOOR, max(route, route_long) + REFUSE_GAP)
                     and ((s1 >= t) & (y == 0)).sum() == 0], default=0.99)
     alone = s1 >= n_refuse
-    asked = ((s1 >= np.where(long, route_long, route)) | other) & ~alone
-    idx = np.flatnonzero(asked)  # the encoder reads only the rows routed to it
-    z_enc = np.zeros(len(judged))
-    z_enc[idx] = encoder.logits(vectors([judged[i].text for i in idx]), encoder.Classifier.of(emodel))
+    # The encoder's log-odds for every judged row (its cache in build/ makes this cheap); a row counts only where
+    # the routing asks the encoder about it.
+    z_enc = encoder.logits(vectors([r.text for r in judged]), encoder.Classifier.of(emodel))
     benign = int((y == 0).sum())
     talk = np.array([r.source == "locomo" and r.family in corpus.TURNS for r in judged])
+    requests = [np.array([r.source == "llamafactory" and r.lang == lang for r in judged]) for lang in ("en", "zh")]
 
-    def cut(w_ngram: float) -> tuple[float, float, np.ndarray, np.ndarray]:
-        """The encoder layer's thresholds with the n-gram evidence weighted `w_ngram`; its scores; what it catches."""
+    def cut(w_ngram: float, asked: np.ndarray) -> tuple[float, float, np.ndarray, np.ndarray]:
+        """The encoder layer's thresholds with the n-gram evidence weighted `w_ngram`, for the rows `asked` about;
+        its scores; what the cascade catches."""
         s2 = 1 / (1 + np.exp(-np.clip(z_enc + w_ngram * encoder.logit(s1), -60, 60)))
         hold = min([t for t in grid if (asked & (s2 >= t) & (y == 0)).sum() <= HOLD_BUDGET * benign
-                    and (asked & (s2 >= t) & talk).sum() <= CONVERSATION_BUDGET * max(1, talk.sum())], default=0.99)
+                    and (asked & (s2 >= t) & talk).sum() <= CONVERSATION_BUDGET * max(1, talk.sum())
+                    and all((asked & (s2 >= t) & ask).sum() <= REQUEST_BUDGET * max(1, ask.sum()) for ask in requests)],
+                   default=0.99)
         refuse = min([t for t in fine if t >= hold + REFUSE_GAP and (asked & (s2 >= t) & (y == 0)).sum() == 0],
                      default=1.0)
         return hold, refuse, s2, alone | (asked & (s2 >= hold))
 
-    # The weight of the n-gram evidence: the one of NGRAM_WEIGHTS that catches most tune attacks (ties: the least).
-    w_ngram = max(NGRAM_WEIGHTS, key=lambda w: (cut(w)[3][y == 1].sum(), -w))
-    e_hold, e_refuse, s2, caught = cut(w_ngram)
+    def encoder_cut(route_zh: float) -> tuple[np.ndarray, float, tuple[float, float, np.ndarray, np.ndarray]]:
+        """Who is asked with `route_zh` for Chinese; the weight of the n-gram evidence, the one of NGRAM_WEIGHTS
+        that catches most tune attacks (ties: the least); the encoder layer's cut with it."""
+        asked = ((s1 >= np.where(long, route_long, np.where(zh, route_zh, route))) | other) & ~alone
+        w = max(NGRAM_WEIGHTS, key=lambda w: (cut(w, asked)[3][y == 1].sum(), -w))
+        return asked, w, cut(w, asked)
+
+    # Chinese: from the routing of the other short texts, then (twice, as the encoder's hold moves with who is
+    # asked) the highest score at which every tune Chinese attack the encoder layer would hold is still asked.
+    route_zh = route
+    for _ in range(2):
+        asked, w_ngram, (e_hold, _, s2, _) = encoder_cut(route_zh)
+        wanted = s1[zh & (y == 1) & ~alone & (s2 >= e_hold)]
+        route_zh = max([t for t in grid if (wanted >= t).all()], default=0.01)
+    asked, w_ngram, (e_hold, e_refuse, s2, caught) = encoder_cut(route_zh)
     print(f"tune, route recall {route_recall}: {len(judged)} judged rows ({int(y.sum())} attacks the patterns pass); "
           f"the encoder asked for {asked[y == 0].mean():.1%} of benign, {asked[y == 1].mean():.1%} of attacks; n-gram "
           f"weight {w_ngram}; caught {caught[y == 1].mean():.1%} of those attacks, held or refused "
           f"{caught[y == 0].mean():.2%} of benign")
-    return ({"hold_at": route, "long_hold_at": route_long, "refuse_at": n_refuse, "short_ask_at": SHORT_ASK_AT,
-             "route_recall": route_recall},
+    print(f"  Chinese: asked from n-gram {route_zh}; the encoder asked for {asked[zh & (y == 0)].mean():.1%} of "
+          f"benign, caught {caught[zh & (y == 1)].mean():.1%} of {int((zh & (y == 1)).sum())} attacks")
+    return ({"hold_at": route, "long_hold_at": route_long, "chinese_hold_at": route_zh, "refuse_at": n_refuse,
+             "short_ask_at": SHORT_ASK_AT, "route_recall": route_recall},
             {"hold_at": e_hold, "refuse_at": e_refuse, "short_hold_at": SHORT_HOLD_AT, "ngram_weight": w_ngram},
             float(caught[y == 1].mean()))
 

@@ -41,6 +41,9 @@ class Settings(BaseSettings):
     injection_hold_at: float | None = Field(None, ge=0.0, le=1.0, alias="COGNITION_INJECTION_HOLD_AT")
     # ... for a text of 500 characters or more (detector.LONG: the n-gram model's evidence is surer there)
     injection_long_hold_at: float | None = Field(None, ge=0.0, le=1.0, alias="COGNITION_INJECTION_LONG_HOLD_AT")
+    # ... for a shorter text in Chinese (detector.chinese: at least half its characters CJK ideographs)
+    injection_chinese_hold_at: float | None = Field(None, ge=0.0, le=1.0,
+                                                    alias="COGNITION_INJECTION_CHINESE_HOLD_AT")
     # ... and from which it asks the encoder about a short English line (20-39 characters), held at SHORT_HOLD_AT
     injection_short_ask_at: float | None = Field(None, ge=0.0, le=1.0, alias="COGNITION_INJECTION_SHORT_ASK_AT")
     injection_encoder_refuse_at: float | None = Field(None, ge=0.0, le=1.0,

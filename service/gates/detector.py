@@ -26,9 +26,9 @@ from typing import Any, Literal
 
 from service.gates import normal
 
-__all__ = ["HEAD", "LANGUAGE_CHARS", "LONG", "MIN_CHARS", "SHORT_MIN_CHARS", "TAIL", "ShortLine", "features",
-           "foreign_latin", "language", "length", "long_enough", "other_script", "recommended", "score", "short_line",
-           "unfamiliar"]
+__all__ = ["HEAD", "LANGUAGE_CHARS", "LONG", "MIN_CHARS", "SHORT_MIN_CHARS", "TAIL", "ShortLine", "chinese",
+           "features", "foreign_latin", "language", "length", "long_enough", "other_script", "recommended", "score",
+           "short_line", "unfamiliar"]
 
 MODEL = Path(__file__).with_name("detector_model.json")
 HEAD, TAIL = normal.HEAD, normal.TAIL
@@ -90,6 +90,19 @@ def other_script(text: str) -> bool:
     head = text[:HEAD]
     n = _visible(head)
     return n > 0 and len(_OTHER_SCRIPT.findall(head)) >= OTHER_SHARE * n
+
+
+_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+CHINESE_SHARE = 0.5
+
+
+def chinese(text: str) -> bool:
+    """Whether at least CHINESE_SHARE of the first HEAD characters that are not spaces are CJK ideographs: a text in
+    Chinese, which has its own threshold for asking the encoder (pipeline.Thresholds). An English text with a
+    Chinese phrase in it is not one."""
+    head = text[:HEAD]
+    n = _visible(head)
+    return n > 0 and len(_HAN.findall(head)) >= CHINESE_SHARE * n
 
 
 # Latin-script languages the encoder aligns with English (service/gates/encoder.py: Dutch, French, German, Italian,
@@ -199,10 +212,11 @@ def features(text: str, norm: normal.Normal | None = None) -> set[str]:
 @cache
 def recommended() -> dict[str, float]:
     """The n-gram model's thresholds as training chose or set them (the settings' defaults): `refuse_at`, `hold_at`,
-    `long_hold_at` (absent: `hold_at`) and `short_ask_at` (absent: 1.0, never)."""
+    `long_hold_at` and `chinese_hold_at` (absent: `hold_at`) and `short_ask_at` (absent: 1.0, never)."""
     t = json.loads(MODEL.read_text(encoding="utf-8"))["thresholds"]
     return {"refuse_at": float(t["refuse_at"]), "hold_at": float(t["hold_at"]),
             "long_hold_at": float(t.get("long_hold_at", t["hold_at"])),
+            "chinese_hold_at": float(t.get("chinese_hold_at", t["hold_at"])),
             "short_ask_at": float(t.get("short_ask_at", 1.0))}
 
 

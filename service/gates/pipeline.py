@@ -59,7 +59,8 @@ Layer = Literal["ngram", "encoder"]
 class Thresholds:
     """The learned detector's cuts: the n-gram model refuses at or above `refuse_at` and asks the encoder at or above
     `hold_at` — for a text of `detector.LONG` characters or more, where its evidence is surer, at or above
-    `long_hold_at` (None: `hold_at`); the encoder refuses at or above `encoder_refuse_at` and quarantines at or above
+    `long_hold_at` (None: `hold_at`), for a shorter text in Chinese (`detector.chinese`) at or above `chinese_hold_at`
+    (None: `hold_at`); the encoder refuses at or above `encoder_refuse_at` and quarantines at or above
     `encoder_hold_at` — a short line in Chinese (`detector.short_line`) at or above `short_hold_at`; a short English
     line is held by the n-gram model at or above `refuse_at`, and by the encoder at or above `short_hold_at` where the
     n-gram model scores it at or above `short_ask_at` — and nothing refuses a short line."""
@@ -71,11 +72,13 @@ class Thresholds:
     long_hold_at: float | None = None
     short_hold_at: float = 1.0
     short_ask_at: float = 1.0
+    chinese_hold_at: float | None = None
 
     @classmethod
     def of(cls, refuse_at: float | None = None, hold_at: float | None = None, encoder_refuse_at: float | None = None,
            encoder_hold_at: float | None = None, long_hold_at: float | None = None,
-           short_hold_at: float | None = None, short_ask_at: float | None = None) -> Thresholds:
+           short_hold_at: float | None = None, short_ask_at: float | None = None,
+           chinese_hold_at: float | None = None) -> Thresholds:
         """The thresholds the settings name (None: the ones the model files hold, which training chose or set)."""
         ngram = detector.recommended()
         enc = encoder.recommended()
@@ -85,9 +88,10 @@ class Thresholds:
                    enc["hold_at"] if encoder_hold_at is None else encoder_hold_at,
                    ngram["long_hold_at"] if long_hold_at is None else long_hold_at,
                    enc["short_hold_at"] if short_hold_at is None else short_hold_at,
-                   ngram["short_ask_at"] if short_ask_at is None else short_ask_at)
-        if not 0.0 <= max(made.hold_at, made.long_hold_at or 0.0) <= made.refuse_at <= 1.0:
-            raise ValueError("injection thresholds need 0 <= hold_at, long_hold_at <= refuse_at <= 1")
+                   ngram["short_ask_at"] if short_ask_at is None else short_ask_at,
+                   ngram["chinese_hold_at"] if chinese_hold_at is None else chinese_hold_at)
+        if not 0.0 <= max(made.hold_at, made.long_hold_at or 0.0, made.chinese_hold_at or 0.0) <= made.refuse_at <= 1:
+            raise ValueError("injection thresholds need 0 <= hold_at, long_hold_at, chinese_hold_at <= refuse_at <= 1")
         if not 0.0 <= made.encoder_hold_at <= made.encoder_refuse_at <= 1.0:
             raise ValueError("injection thresholds need 0 <= encoder_hold_at <= encoder_refuse_at <= 1")
         if not (0.0 <= made.short_hold_at <= 1.0 and 0.0 <= made.short_ask_at <= 1.0):
@@ -98,6 +102,8 @@ class Thresholds:
         """The n-gram score from which the encoder is asked about `text`."""
         if self.long_hold_at is not None and len(text) >= detector.LONG:
             return self.long_hold_at
+        if self.chinese_hold_at is not None and detector.chinese(text):
+            return self.chinese_hold_at
         return self.hold_at
 
 

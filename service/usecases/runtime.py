@@ -73,7 +73,7 @@ def thresholds(settings: Settings) -> Thresholds:
     return Thresholds.of(settings.injection_refuse_at, settings.injection_hold_at,
                          settings.injection_encoder_refuse_at, settings.injection_encoder_hold_at,
                          settings.injection_long_hold_at, settings.injection_short_hold_at,
-                         settings.injection_short_ask_at)
+                         settings.injection_short_ask_at, settings.injection_chinese_hold_at)
 
 
 # While loads run in the background, the interpreter hands its lock from thread to thread this often (Python's
