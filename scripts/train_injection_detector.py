@@ -6,7 +6,7 @@
 
 Data: scripts/injection_corpus.py (sources and licences listed there). The models learn from the *train* part only
 (`corpus.trained`); the thresholds are read off the *tune* part (`corpus.tuned`); the *eval* groups (by template,
-payload family or document — not random rows) and the evaluation-only sources are what `make eval-gates` reports on.
+payload family or document — not random rows) are what `make eval-gates` reports on.
 
 Two layers, one cascade (service/gates/pipeline.py):
 - the n-gram model: logistic regression on binary word / CJK-character uni- and bigram features, each text's

@@ -12,7 +12,9 @@ cascade of two models, judges each caller text long enough to judge (`detector.l
 character counting three):
 
 - the n-gram model (service/gates/detector.py, microseconds): at or above `refuse_at` the write is refused like any
-  threat (rule `learned.injection`); below `hold_at` the text passes — most text, which then pays nothing more;
+  threat (rule `learned.injection`); below `hold_at` the text passes — most text, which then pays nothing more (a
+  text of `detector.LONG` characters or more has its own `long_hold_at`, a shorter one in Chinese, `detector.chinese`,
+  its own `chinese_hold_at`);
 - in between, where the n-gram model is unsure — and on text in a language it was (almost) not trained on
   (`detector.unfamiliar`: Japanese, Korean, Cyrillic, Arabic, ... by script; German, Spanish, Italian, Portuguese,
   French, Dutch, Polish, Turkish by py3langid) — the multilingual encoder (service/gates/encoder.py, milliseconds)
@@ -24,14 +26,15 @@ character counting three):
 A short line (`detector.short_line`: 20 to 39 characters, counted so) carries too little for either model to refuse
 it. In English the n-gram model holds it (`hold_layer: ngram`) at or above `refuse_at`, where it would refuse a longer
 text; from `short_ask_at` the encoder reads it too and holds it at or above `short_hold_at` — the two models must
-agree, as the encoder alone scores the notes agents save as it scores one-line jailbreaks. In Chinese or in a language
-the n-gram model does not know, the encoder reads it where it would read a longer text and holds it at or above
-`short_hold_at`, a stricter threshold, in Chinese, at or above `encoder_hold_at` in another language; else it passes.
+agree, as the encoder alone scores the notes agents save as it scores one-line jailbreaks. In Chinese the encoder reads
+it from `hold_at` (not the higher `chinese_hold_at`: a short line gives the n-gram model too little to go on) and
+holds it at or above `short_hold_at`, a stricter threshold; in a language the n-gram model does not know it always
+reads it, and holds it at or above `encoder_hold_at`; else it passes.
 Under 20 characters (tags, keys, titles) nothing is judged.
 
-The thresholds are settings (COGNITION_INJECTION_REFUSE_AT / _HOLD_AT / _LONG_HOLD_AT / _SHORT_ASK_AT /
-_ENCODER_REFUSE_AT / _ENCODER_HOLD_AT / _SHORT_HOLD_AT; unset, the ones training chose or set); the scan itself has
-no switch.
+The thresholds are settings (COGNITION_INJECTION_REFUSE_AT / _HOLD_AT / _LONG_HOLD_AT / _CHINESE_HOLD_AT /
+_SHORT_ASK_AT / _ENCODER_REFUSE_AT / _ENCODER_HOLD_AT / _SHORT_HOLD_AT; unset, the ones training chose or set); the
+scan itself has no switch.
 """
 
 from __future__ import annotations
@@ -140,10 +143,11 @@ def _short(text: str, norm: Normal, limits: Thresholds, kind: detector.ShortLine
     refusal is an answer). In English the n-gram model holds it where it would refuse a longer text, at or above
     `refuse_at`; from `short_ask_at` the encoder reads it too and holds it at or above `short_hold_at`. The encoder
     alone would not do: it scores the short notes agents save ("always answer in haiku") as it scores one-line
-    jailbreaks, so the n-gram model must agree. Otherwise the encoder reads it where it would read a longer text: in
-    Chinese, where agents write short instructions of their own ("以后回答请先给结论") that it scores much as it
-    scores one-line jailbreaks, it holds only at `short_hold_at`; in a language the n-gram model does not know
-    (`detector.unfamiliar`) at `encoder_hold_at`, as a longer text."""
+    jailbreaks, so the n-gram model must agree. In Chinese the encoder reads it from `hold_at` (not the higher
+    `chinese_hold_at`: a short line gives the n-gram model too little to go on) and, as agents write short
+    instructions of their own ("以后回答请先给结论") that it scores much as it scores one-line jailbreaks, holds it
+    only at `short_hold_at`; in a language the n-gram model does not know (`detector.unfamiliar`) it always reads it
+    and holds it at `encoder_hold_at`, as a longer text."""
     p = detector.score(text, norm)
     if kind == "english" and p >= limits.refuse_at:
         return Verdict("hold", "ngram", p)
