@@ -92,7 +92,8 @@ def main() -> int:
 
     print(f"evaluated rows: {len(rows)}  (thresholds: n-gram refuse >= {thresholds.refuse_at}, encoder asked >= "
           f"{thresholds.hold_at}, from {detector.LONG} characters >= {thresholds.ask_at('x' * detector.LONG)}, in "
-          f"Chinese >= {thresholds.ask_at('中文' * 20)}; "
+          f"Chinese >= {thresholds.ask_at('中文' * 20)}, unless the lite classifier scores it < "
+          f"{thresholds.lite_ask_at}; "
           f"encoder refuse >= {thresholds.encoder_refuse_at}, hold >= {thresholds.encoder_hold_at}, a line of "
           f"{detector.SHORT_MIN_CHARS}-{detector.MIN_CHARS - 1} characters >= {thresholds.short_hold_at}, in "
           f"Chinese or, where the n-gram model scores it >= {thresholds.short_ask_at}, in English)\n")

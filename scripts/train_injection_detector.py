@@ -50,6 +50,10 @@ ENC_HIDDEN = 32  # the encoder model's hidden units
 ENC_STEPS = 800
 ENC_LR = 0.005
 ENC_CAP = 800  # benign rows per (source, family) the encoder model learns from
+LITE_HIDDEN = 16  # the lite classifier's hidden units (over the pooled token embeddings, encoder.pooled)
+# The lite classifier's score below which a text the n-gram model routes by its score passes without the encoder: the
+# highest on this grid of log-odds at which every tune attack the encoder layer would hold among those still reaches it.
+LITE_GRID = [round(-12.0 + 0.25 * i, 2) for i in range(49)]
 # The n-gram score from which the encoder is asked: the share of tune attacks that must reach it. Of these, training
 # takes the lowest (the encoder reads fewest texts, a save pays least) at which the cascade still catches CATCH_TARGET
 # of the tune attacks it judges.
@@ -169,14 +173,16 @@ def encoder_sample(rows: list[corpus.Row]) -> list[corpus.Row]:
     return out
 
 
-def train_encoder(rows: list[corpus.Row], x: np.ndarray) -> tuple[dict[str, Any], float]:
-    """One hidden layer of ENC_HIDDEN rectified units over the encoder's vector, then a logistic output: full-batch
-    Adam from a seeded start (deterministic), the classes balanced per language (`_balance`)."""
+def train_encoder(rows: list[corpus.Row], x: np.ndarray, hidden: int = ENC_HIDDEN,
+                  name: str = "encoder model") -> tuple[dict[str, Any], float]:
+    """One hidden layer of `hidden` rectified units over the encoder's vector (or another: `train_lite`), then a
+    logistic output: full-batch Adam from a seeded start (deterministic), the classes balanced per language
+    (`_balance`)."""
     y = np.array([r.label for r in rows], dtype=float)
     sw = _balance(rows) / len(rows)
     rng = np.random.default_rng(0)
-    params = [rng.normal(0.0, 1 / np.sqrt(x.shape[1]), (x.shape[1], ENC_HIDDEN)), np.zeros(ENC_HIDDEN),
-              rng.normal(0.0, 1 / np.sqrt(ENC_HIDDEN), ENC_HIDDEN), np.zeros(1)]
+    params = [rng.normal(0.0, 1 / np.sqrt(x.shape[1]), (x.shape[1], hidden)), np.zeros(hidden),
+              rng.normal(0.0, 1 / np.sqrt(hidden), hidden), np.zeros(1)]
 
     def forward(p: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         a = x @ p[0] + p[1]
@@ -191,11 +197,24 @@ def train_encoder(rows: list[corpus.Row], x: np.ndarray) -> tuple[dict[str, Any]
 
     params = _adam(grad, params, ENC_STEPS, ENC_LR)
     acc = float(((forward(params)[1] > 0) == (y == 1)).mean())
-    print(f"encoder model: {len(rows)} rows, {ENC_HIDDEN} hidden units, train accuracy {acc:.4f}")
+    print(f"{name}: {len(rows)} rows, {hidden} hidden units, train accuracy {acc:.4f}")
     rounded = {"hidden_weights": [[round(float(v), 4) for v in row] for row in params[0].T],
                "hidden_bias": [round(float(v), 5) for v in params[1]],
                "weights": [round(float(v), 5) for v in params[2]], "bias": round(float(params[3][0]), 5)}
     return rounded, acc
+
+
+def train_lite(rows: list[corpus.Row]) -> dict[str, Any]:
+    """The lite classifier: as the encoder model, over the pooled token embeddings (`encoder.pooled`), each input
+    standardised for training and the standardisation folded into the hidden layer's weights and biases (the service
+    reads the layer as it reads the encoder model's)."""
+    x = encoder.pooled([r.text for r in rows])
+    mu, sd = x.mean(axis=0), x.std(axis=0) + 1e-6
+    model, _ = train_encoder(rows, (x - mu) / sd, LITE_HIDDEN, "lite model")
+    w1 = np.asarray(model["hidden_weights"], dtype=np.float64).T / sd[:, None]  # 1024 x units
+    b1 = np.asarray(model["hidden_bias"]) - (mu / sd) @ np.asarray(model["hidden_weights"], dtype=np.float64).T
+    return {**model, "hidden_weights": [[round(float(v), 5) for v in row] for row in w1.T],
+            "hidden_bias": [round(float(v), 5) for v in b1]}
 
 
 def main() -> None:
@@ -205,8 +224,9 @@ def main() -> None:
     sample = encoder_sample(train)
     x = vectors([r.text for r in sample])
     emodel, eacc = train_encoder(sample, x)
+    lite = train_lite(sample)
     tune = [r for r in rows if corpus.tuned(r)]
-    chosen = [choose_thresholds(tune, bias, keep, emodel, r) for r in ROUTE_RECALLS]
+    chosen = [choose_thresholds(tune, bias, keep, emodel, r, lite) for r in ROUTE_RECALLS]
     # The lowest route recall whose cascade catches CATCH_TARGET of the tune attacks; if none does, the one that
     # catches most (ties: the lower route recall, which asks the encoder about fewer texts).
     ngram_t, encoder_t, _ = min((c for c in chosen if c[2] >= CATCH_TARGET), key=lambda c: c[0]["route_recall"],
@@ -222,6 +242,9 @@ def main() -> None:
         "train_accuracy": round(eacc, 4), "ngram_weight": encoder_t.pop("ngram_weight"), "thresholds": encoder_t,
         **emodel,
     }, separators=(",", ":")) + "\n", encoding="utf-8")
+    encoder.LITE.write_text(json.dumps({
+        "about": f"service/gates/encoder.py lite_score; {about}", **lite}, separators=(",", ":")) + "\n",
+        encoding="utf-8")
     print(f"thresholds: n-gram {ngram_t}, encoder {encoder_t} -> {MODEL.name}, {encoder.MODEL.name}")
 
 
@@ -233,7 +256,8 @@ def ngram_score(text: str, bias: float, weights: dict[str, float]) -> float:
 
 
 def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, float], emodel: dict[str, Any],
-                      route_recall: float) -> tuple[dict[str, float], dict[str, float], float]:
+                      route_recall: float, lite: dict[str, Any] | None = None,
+                      ) -> tuple[dict[str, float], dict[str, float], float]:
     """The cascade's default thresholds, read off the *tune* split (neither trained on nor evaluated), for the texts
     the cascade judges (service/gates/pipeline.py `judge`: the patterns passed them, `detector.long_enough`):
     - the n-gram `hold_at` (from which the encoder is asked): the highest at which `route_recall` of the tune attacks
@@ -303,6 +327,22 @@ def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, fl
         wanted = s1[zh & (y == 1) & ~alone & (s2 >= e_hold)]
         route_zh = max([t for t in grid if (wanted >= t).all()], default=0.01)
     asked, w_ngram, (e_hold, e_refuse, s2, caught) = encoder_cut(route_zh)
+    # The lite classifier, asked about the texts routed by their n-gram score that it reads (pipeline.lite_reads:
+    # under LONG characters, neither Chinese nor unfamiliar): the highest cut below which no tune attack the encoder
+    # layer would hold lies.
+    by_score = (s1 >= route) & ~alone & ~long & ~zh & ~other  # pipeline.lite_reads
+    lite_ask = 0.0
+    if lite is not None:
+        z_lite = np.full(len(judged), np.inf)
+        idx = np.flatnonzero(by_score)
+        z_lite[idx] = encoder.lite_logits(encoder.pooled([judged[i].text for i in idx]), encoder.Classifier.of(lite))
+        kept = z_lite[by_score & (y == 1) & (s2 >= e_hold)]
+        cut = max([t for t in LITE_GRID if (kept >= t).all()], default=LITE_GRID[0])
+        lite_ask = round(1 / (1 + math.exp(-cut)), 8)
+        spared = by_score & (z_lite < cut)
+        caught, asked = caught & ~spared, asked & ~spared
+        print(f"  lite: asked about {by_score.sum()} texts routed by score, lets {spared[y == 0].sum()} benign of "
+              f"{(by_score & (y == 0)).sum()} pass without the encoder (cut {cut}), and {spared[y == 1].sum()} attacks")
     print(f"tune, route recall {route_recall}: {len(judged)} judged rows ({int(y.sum())} attacks the patterns pass); "
           f"the encoder asked for {asked[y == 0].mean():.1%} of benign, {asked[y == 1].mean():.1%} of attacks; n-gram "
           f"weight {w_ngram}; caught {caught[y == 1].mean():.1%} of those attacks, held or refused "
@@ -311,7 +351,8 @@ def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, fl
           f"benign, caught {caught[zh & (y == 1)].mean():.1%} of {int((zh & (y == 1)).sum())} attacks")
     return ({"hold_at": route, "long_hold_at": route_long, "chinese_hold_at": route_zh, "refuse_at": n_refuse,
              "short_ask_at": SHORT_ASK_AT, "route_recall": route_recall},
-            {"hold_at": e_hold, "refuse_at": e_refuse, "short_hold_at": SHORT_HOLD_AT, "ngram_weight": w_ngram},
+            {"hold_at": e_hold, "refuse_at": e_refuse, "short_hold_at": SHORT_HOLD_AT, "lite_ask_at": lite_ask,
+             "ngram_weight": w_ngram},
             float(caught[y == 1].mean()))
 
 

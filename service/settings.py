@@ -46,6 +46,9 @@ class Settings(BaseSettings):
                                                     alias="COGNITION_INJECTION_CHINESE_HOLD_AT")
     # ... and from which it asks the encoder about a short English line (20-39 characters), held at SHORT_HOLD_AT
     injection_short_ask_at: float | None = Field(None, ge=0.0, le=1.0, alias="COGNITION_INJECTION_SHORT_ASK_AT")
+    # ... and below which the lite classifier lets a text the n-gram model routes pass without the encoder (English-like
+    # text under 500 characters: pipeline.lite_reads); 0 asks the encoder about every one
+    injection_lite_ask_at: float | None = Field(None, ge=0.0, le=1.0, alias="COGNITION_INJECTION_LITE_ASK_AT")
     injection_encoder_refuse_at: float | None = Field(None, ge=0.0, le=1.0,
                                                       alias="COGNITION_INJECTION_ENCODER_REFUSE_AT")
     injection_encoder_hold_at: float | None = Field(None, ge=0.0, le=1.0, alias="COGNITION_INJECTION_ENCODER_HOLD_AT")

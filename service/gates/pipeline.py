@@ -15,7 +15,10 @@ character counting three):
   threat (rule `learned.injection`); below `hold_at` the text passes — most text, which then pays nothing more (a
   text of `detector.LONG` characters or more has its own `long_hold_at`, a shorter one in Chinese, `detector.chinese`,
   its own `chinese_hold_at`);
-- in between, where the n-gram model is unsure — and on text in a language it was (almost) not trained on
+- in between, the lite classifier (service/gates/encoder.py `lite_score`, a fraction of a millisecond: the encoder's
+  own embeddings of the text's pieces, pooled, without its forward pass) lets an English-like text under 500
+  characters (`lite_reads`) pass below `lite_ask_at`: most of the prose, notes and code the n-gram model is unsure of;
+- the rest of the in between, where the n-gram model is unsure — and text in a language it was (almost) not trained on
   (`detector.unfamiliar`: Japanese, Korean, Cyrillic, Arabic, ... by script; German, Spanish, Italian, Portuguese,
   French, Dutch, Polish, Turkish by py3langid) — the multilingual encoder (service/gates/encoder.py, milliseconds)
   decides: at or above `encoder_refuse_at` refused (rule `learned.injection`, layer `encoder`), at or above
@@ -33,8 +36,8 @@ reads it, and holds it at or above `encoder_hold_at`; else it passes.
 Under 20 characters (tags, keys, titles) nothing is judged.
 
 The thresholds are settings (COGNITION_INJECTION_REFUSE_AT / _HOLD_AT / _LONG_HOLD_AT / _CHINESE_HOLD_AT /
-_SHORT_ASK_AT / _ENCODER_REFUSE_AT / _ENCODER_HOLD_AT / _SHORT_HOLD_AT; unset, the ones training chose or set); the
-scan itself has no switch.
+_SHORT_ASK_AT / _LITE_ASK_AT / _ENCODER_REFUSE_AT / _ENCODER_HOLD_AT / _SHORT_HOLD_AT; unset, the ones training chose
+or set); the scan itself has no switch.
 """
 
 from __future__ import annotations
@@ -55,7 +58,8 @@ from service.gates.threat import scan_normal
 
 HOLD_REASON = "suspected_injection"
 LEARNED_RULE = "learned.injection"
-Layer = Literal["ngram", "encoder"]
+Layer = Literal["ngram", "encoder"]  # the layers that hold or refuse
+Decider = Literal["ngram", "lite", "encoder"]  # ... and the lite classifier, which only lets a text pass
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,12 +80,13 @@ class Thresholds:
     short_hold_at: float = 1.0
     short_ask_at: float = 1.0
     chinese_hold_at: float | None = None
+    lite_ask_at: float = 0.0
 
     @classmethod
     def of(cls, refuse_at: float | None = None, hold_at: float | None = None, encoder_refuse_at: float | None = None,
            encoder_hold_at: float | None = None, long_hold_at: float | None = None,
            short_hold_at: float | None = None, short_ask_at: float | None = None,
-           chinese_hold_at: float | None = None) -> Thresholds:
+           chinese_hold_at: float | None = None, lite_ask_at: float | None = None) -> Thresholds:
         """The thresholds the settings name (None: the ones the model files hold, which training chose or set)."""
         ngram = detector.recommended()
         enc = encoder.recommended()
@@ -92,13 +97,14 @@ class Thresholds:
                    ngram["long_hold_at"] if long_hold_at is None else long_hold_at,
                    enc["short_hold_at"] if short_hold_at is None else short_hold_at,
                    ngram["short_ask_at"] if short_ask_at is None else short_ask_at,
-                   ngram["chinese_hold_at"] if chinese_hold_at is None else chinese_hold_at)
+                   ngram["chinese_hold_at"] if chinese_hold_at is None else chinese_hold_at,
+                   enc.get("lite_ask_at", 0.0) if lite_ask_at is None else lite_ask_at)
         if not 0.0 <= max(made.hold_at, made.long_hold_at or 0.0, made.chinese_hold_at or 0.0) <= made.refuse_at <= 1:
             raise ValueError("injection thresholds need 0 <= hold_at, long_hold_at, chinese_hold_at <= refuse_at <= 1")
         if not 0.0 <= made.encoder_hold_at <= made.encoder_refuse_at <= 1.0:
             raise ValueError("injection thresholds need 0 <= encoder_hold_at <= encoder_refuse_at <= 1")
-        if not (0.0 <= made.short_hold_at <= 1.0 and 0.0 <= made.short_ask_at <= 1.0):
-            raise ValueError("injection thresholds need 0 <= short_hold_at, short_ask_at <= 1")
+        if not all(0.0 <= t <= 1.0 for t in (made.short_hold_at, made.short_ask_at, made.lite_ask_at)):
+            raise ValueError("injection thresholds need 0 <= short_hold_at, short_ask_at, lite_ask_at <= 1")
         return made
 
     def ask_at(self, text: str) -> float:
@@ -115,7 +121,7 @@ class Verdict:
     """What the learned detector makes of one text, and which layer said so with what score (None: not scored)."""
 
     decision: Literal["refuse", "hold", "pass"]
-    layer: Layer | None = None
+    layer: Decider | None = None
     score: float | None = None
 
 
@@ -130,12 +136,23 @@ def judge(text: str, norm: Normal, limits: Thresholds) -> Verdict:
     p = detector.score(text, norm)
     if p >= limits.refuse_at:
         return Verdict("refuse", "ngram", p)
-    if p < limits.ask_at(text) and not detector.unfamiliar(text):
-        return Verdict("pass", "ngram", p)
+    if p < limits.ask_at(text):
+        if not detector.unfamiliar(text):
+            return Verdict("pass", "ngram", p)
+    elif lite_reads(text) and (lite := encoder.lite_score(text)) < limits.lite_ask_at:
+        return Verdict("pass", "lite", lite)
     q = encoder.score(text, p)
     if q >= limits.encoder_refuse_at:
         return Verdict("refuse", "encoder", q)
     return Verdict("hold" if q >= limits.encoder_hold_at else "pass", "encoder", q)
+
+
+def lite_reads(text: str) -> bool:
+    """Whether the lite classifier may let `text` pass without the encoder: a text under `detector.LONG` characters,
+    neither in Chinese (`detector.chinese`: its own threshold already spares most Chinese text the encoder) nor in a
+    language the n-gram model does not know (`detector.unfamiliar`: the encoder always reads those). That is the text
+    the n-gram model is unsure of most often: English prose, notes, requests and code."""
+    return len(text) < detector.LONG and not detector.chinese(text) and not detector.unfamiliar(text)
 
 
 def _short(text: str, norm: Normal, limits: Thresholds, kind: detector.ShortLine) -> Verdict:
@@ -225,8 +242,8 @@ def screen(candidates: Sequence[Candidate], limits: Thresholds) -> dict[int, Hol
                                   message=f"refused by the threat scan ({LEARNED_RULE}, {v.layer} layer, score "
                                           f"{v.score:.2f}) in {name}")
             if v.decision == "hold" and v.score is not None and v.layer is not None and (
-                    i not in holds or v.score > holds[i].score):
-                holds[i] = Hold(round(v.score, 4), v.layer)
+                    i not in holds or v.score > holds[i].score):  # only the n-gram model and the encoder hold
+                holds[i] = Hold(round(v.score, 4), "ngram" if v.layer == "ngram" else "encoder")
     for i, c in enumerate(candidates):
         # Working state is the scratchpad where engine state belongs; the design exempts the working tier.
         if c.family is Family.working_state:

@@ -73,7 +73,8 @@ def thresholds(settings: Settings) -> Thresholds:
     return Thresholds.of(settings.injection_refuse_at, settings.injection_hold_at,
                          settings.injection_encoder_refuse_at, settings.injection_encoder_hold_at,
                          settings.injection_long_hold_at, settings.injection_short_hold_at,
-                         settings.injection_short_ask_at, settings.injection_chinese_hold_at)
+                         settings.injection_short_ask_at, settings.injection_chinese_hold_at,
+                         settings.injection_lite_ask_at)
 
 
 # While loads run in the background, the interpreter hands its lock from thread to thread this often (Python's
@@ -87,8 +88,10 @@ _switch_before = 0.0
 
 
 def in_background(*loads: Callable[[], None]) -> None:
-    """Run `loads` side by side on daemon threads, with the interpreter's switch interval at LOADING_SWITCH_S until the
-    last load running in the process ends (then back to what it was)."""
+    """Run `loads` side by side on threads of their own, with the interpreter's switch interval at LOADING_SWITCH_S
+    until the last load running in the process ends (then back to what it was). The interpreter waits for them at
+    exit: a command that ends before a load does (a CLI call that needed no gate) must not leave a native library
+    mid-load while the process tears down (sentencepiece's then aborts it)."""
     global _loads_running, _switch_before
 
     def run(load: Callable[[], None]) -> None:
@@ -107,7 +110,7 @@ def in_background(*loads: Callable[[], None]) -> None:
             sys.setswitchinterval(LOADING_SWITCH_S)
         _loads_running += len(loads)
     for load in loads:
-        threading.Thread(target=run, args=(load,), name=f"load-{load.__module__}", daemon=True).start()
+        threading.Thread(target=run, args=(load,), name=f"load-{load.__module__}", daemon=False).start()
 
 
 def gc_config(settings: Settings) -> GCConfig:

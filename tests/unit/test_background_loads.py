@@ -47,3 +47,18 @@ def test_the_switch_interval_is_short_while_loads_run_and_restored_after() -> No
     second.set()
     _wait(lambda: sys.getswitchinterval() == before)
     assert len(done) == 2
+
+
+def test_a_process_that_ends_while_the_loads_run_exits_cleanly() -> None:
+    # A CLI command that needs no gate ends in a fraction of a second, while the encoder still loads: the process must
+    # wait for the load rather than tear down around it (sentencepiece's loader then aborted it, exit status -6).
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    for delay in (0.0, 0.1, 0.2, 0.3):
+        code = ("import time\nfrom service.gates import detector, encoder\n"
+                "from service.usecases.runtime import in_background\n"
+                f"in_background(encoder.load, detector.load)\ntime.sleep({delay})\n")
+        done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, timeout=120, check=False)
+        assert done.returncode == 0, (delay, done.stderr[-500:])
