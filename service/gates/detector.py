@@ -84,12 +84,17 @@ def _visible(s: str) -> int:
     return len(s) - sum(map(s.count, " \n\t"))
 
 
+def _mostly(chars: re.Pattern[str], share: float, text: str) -> bool:
+    """Whether at least `share` of the first HEAD characters of `text` that are not spaces match `chars`."""
+    head = text[:HEAD]
+    n = _visible(head)
+    return n > 0 and len(chars.findall(head)) >= share * n
+
+
 def other_script(text: str) -> bool:
     """Whether at least OTHER_SHARE of the first HEAD characters that are not spaces are in a script the model was
     (almost) not trained on (`_OTHER_SCRIPT`)."""
-    head = text[:HEAD]
-    n = _visible(head)
-    return n > 0 and len(_OTHER_SCRIPT.findall(head)) >= OTHER_SHARE * n
+    return _mostly(_OTHER_SCRIPT, OTHER_SHARE, text)
 
 
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
@@ -100,9 +105,7 @@ def chinese(text: str) -> bool:
     """Whether at least CHINESE_SHARE of the first HEAD characters that are not spaces are CJK ideographs: a text in
     Chinese, which has its own threshold for asking the encoder (pipeline.Thresholds). An English text with a
     Chinese phrase in it is not one."""
-    head = text[:HEAD]
-    n = _visible(head)
-    return n > 0 and len(_HAN.findall(head)) >= CHINESE_SHARE * n
+    return _mostly(_HAN, CHINESE_SHARE, text)
 
 
 # Latin-script languages the encoder aligns with English (service/gates/encoder.py: Dutch, French, German, Italian,
