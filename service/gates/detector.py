@@ -21,6 +21,7 @@ import threading
 from collections.abc import Iterable
 from functools import cache
 from itertools import chain, filterfalse, repeat
+from operator import add
 from pathlib import Path
 from typing import Any, Literal
 
@@ -73,9 +74,10 @@ def short_line(text: str) -> ShortLine | None:
 
 
 # Scripts the model has (almost) no training text in: Greek, Cyrillic, Armenian, Hebrew, Arabic, Indic, Thai, Lao,
-# Georgian, Hangul, kana. Its score on such text says little; the cascade asks the encoder instead.
-_OTHER_SCRIPT = re.compile(r"[\u0370-\u058f\u0590-\u08ff\u0900-\u0dff\u0e00-\u0eff\u10a0-\u10ff\u1100-\u11ff"
-                           r"\u3040-\u30ff\uac00-\ud7af]")
+# Georgian, Hangul, kana. Its score on such text says little; the cascade asks the encoder instead. The pattern is the
+# runs of every other character (`_mostly` counts a script by deleting the rest).
+_NOT_OTHER_SCRIPT = re.compile(r"[^\u0370-\u058f\u0590-\u08ff\u0900-\u0dff\u0e00-\u0eff\u10a0-\u10ff"
+                               r"\u1100-\u11ff\u3040-\u30ff\uac00-\ud7af]+")
 OTHER_SHARE = 0.3
 
 
@@ -84,20 +86,22 @@ def _visible(s: str) -> int:
     return len(s) - sum(map(s.count, " \n\t"))
 
 
-def _mostly(chars: re.Pattern[str], share: float, text: str) -> bool:
-    """Whether at least `share` of the first HEAD characters of `text` that are not spaces match `chars`."""
+def _mostly(others: re.Pattern[str], share: float, text: str) -> bool:
+    """Whether at least `share` of the first HEAD characters of `text` that are not spaces are of a class of
+    characters, given as `others`, the runs of characters outside it: what is left of the head without them is the
+    class's characters (the count a `findall` of the class gives, without a string a character)."""
     head = text[:HEAD]
     n = _visible(head)
-    return n > 0 and len(chars.findall(head)) >= share * n
+    return n > 0 and len(others.sub("", head)) >= share * n
 
 
 def other_script(text: str) -> bool:
     """Whether at least OTHER_SHARE of the first HEAD characters that are not spaces are in a script the model was
-    (almost) not trained on (`_OTHER_SCRIPT`)."""
-    return _mostly(_OTHER_SCRIPT, OTHER_SHARE, text)
+    (almost) not trained on (`_NOT_OTHER_SCRIPT`)."""
+    return _mostly(_NOT_OTHER_SCRIPT, OTHER_SHARE, text)
 
 
-_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_NOT_HAN = re.compile(r"[^\u3400-\u9fff\uf900-\ufaff]+")  # runs of everything but CJK ideographs
 CHINESE_SHARE = 0.5
 
 
@@ -105,7 +109,7 @@ def chinese(text: str) -> bool:
     """Whether at least CHINESE_SHARE of the first HEAD characters that are not spaces are CJK ideographs: a text in
     Chinese, which has its own threshold for asking the encoder (pipeline.Thresholds). An English text with a
     Chinese phrase in it is not one."""
-    return _mostly(_HAN, CHINESE_SHARE, text)
+    return _mostly(_NOT_HAN, CHINESE_SHARE, text)
 
 
 # Latin-script languages the encoder aligns with English (service/gates/encoder.py: Dutch, French, German, Italian,
@@ -208,7 +212,9 @@ def features(text: str, norm: normal.Normal | None = None) -> set[str]:
     # code) than about intent. The set of the other tokens is built in the same order as the set comprehension it
     # replaces (the same insertions into a new set), so it iterates (and `score` sums) the same.
     out = set(filterfalse(_marks(distinct).__contains__, distinct))
-    out.update(map(" ".join, zip(toks, toks[1:], strict=False)))
+    # The pairs "a b" in order, by concatenation in C (`" ".join` a pair's tuple costs more): the same strings inserted
+    # in the same order, so the set is the same.
+    out.update(map(add, map(add, toks, repeat(" ")), toks[1:]))
     return out
 
 
