@@ -189,6 +189,27 @@ def test_a_text_in_chinese_has_its_own_threshold_for_asking_the_encoder() -> Non
         Thresholds.of(refuse_at=0.5, chinese_hold_at=0.6)
 
 
+# A script's share is counted by deleting the runs of every other character; the definition it replaces counted the
+# class's own matches (`findall`). Characters from the class's edges, just outside them, astral and blank.
+_SCRIPT_EDGES = list("\u33ff\u3400\u9fff\ua000\uf8ff\uf900\ufaff\ufb00\u036f\u0370\u058f\u0e7f\u0eff\u10a0"
+                     "\u1100\u11ff\u1200\u303f\u3040\u30ff\uabff\uac00\ud7af\ud7b0中文ab \n\t") + ["\U00020000", "😀"]
+
+
+@given(st.text(alphabet=st.sampled_from(_SCRIPT_EDGES), max_size=80))
+def test_script_shares_count_what_findall_of_the_class_counts(text: str) -> None:
+    import re
+
+    def share_of(chars: str, share: float) -> bool:
+        head = text[:detector.HEAD]
+        n = len(head) - sum(map(head.count, " \n\t"))
+        return n > 0 and len(re.findall(chars, head)) >= share * n
+
+    assert detector.chinese(text) == share_of(r"[\u3400-\u9fff\uf900-\ufaff]", detector.CHINESE_SHARE)
+    assert detector.other_script(text) == share_of(
+        r"[\u0370-\u058f\u0590-\u08ff\u0900-\u0dff\u0e00-\u0eff\u10a0-\u10ff\u1100-\u11ff\u3040-\u30ff"
+        r"\uac00-\ud7af]", detector.OTHER_SHARE)
+
+
 def test_public_chinese_attack_templates_are_split_by_family() -> None:
     # aig-model-scan's templates and agentccx's cases train, tune or are held apart by family, and a template wraps
     # only ordinary requests of its own part: an evaluated template's request was never trained on (as an attack
