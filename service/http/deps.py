@@ -25,6 +25,7 @@ from fastapi.routing import APIRoute
 
 from cognition.schemas.errors import ErrorBody
 from graph.keys import NAMESPACE_OF
+from service.http.errors import error_response
 from service.usecases.access import (
     Authenticator,
     Operation,
@@ -160,8 +161,7 @@ def document_access(app: FastAPI) -> None:
         components.setdefault("securitySchemes", {})["bearer"] = {
             "type": "http", "scheme": "bearer", "description": "an API key (`cognition keys create`, POST /v1/keys)"}
         components.setdefault("schemas", {})["ErrorBody"] = ErrorBody.model_json_schema()
-        error = {"description": "refused; see `code`",
-                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}}
+        error = error_response()
         for path, item in schema.get("paths", {}).items():
             if not path.startswith("/v1/"):
                 continue

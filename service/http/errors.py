@@ -10,14 +10,22 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from cognition.schemas.errors import ErrorBody
 from graph.errors import CognitionError
 from service.wire import headers_of, refusal_body, status_of
+
+ERROR_SCHEMA = "#/components/schemas/ErrorBody"  # the OpenAPI document adds it (service/http/deps.py)
+
+
+def error_response() -> dict[str, Any]:
+    """A refusal in the OpenAPI document: the ErrorBody component, named rather than given as a `model` (FastAPI builds
+    a validator for each route's response model each time it builds the route, which it does twice — at import, and
+    again, lazily, on the first request that walks past it — for a refusal that only the document needs)."""
+    return {"description": "refused; see `code`", "content": {"application/json": {"schema": {"$ref": ERROR_SCHEMA}}}}
 
 
 def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """OpenAPI `responses=` entries for the error statuses a route can answer."""
-    return {s: {"model": ErrorBody, "description": "refused; see `code`"} for s in statuses}
+    return {s: error_response() for s in statuses}
 
 
 def _field_of(loc: tuple[Any, ...] | list[Any]) -> str:
