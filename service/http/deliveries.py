@@ -19,9 +19,7 @@ import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from graph import webhooks as repo
 from graph.errors import CognitionError
@@ -30,6 +28,9 @@ from service.settings import Settings
 from service.usecases import events
 from service.usecases.background import running
 from service.usecases.runtime import Runtime
+
+if TYPE_CHECKING:
+    import httpx  # imported by the first client made (`Client`), not at start-up
 
 _log = logging.getLogger("cognition.webhooks")
 CLAIM_AT_ONCE = 8
@@ -64,6 +65,8 @@ def sign(secret: str, msg_id: str, timestamp: int, body: str) -> str:
 async def deliver(rt: Runtime, http: httpx.AsyncClient, hook: dict[str, Any], cfg: DeliveryConfig,
                   holder: str) -> int:
     """One round for one leased webhook: how many events the receiver acknowledged."""
+    import httpx  # made `http`, so imported already
+
     namespace, kinds = str(hook["namespace"]), hook.get("kinds")
     failures = int(hook.get("failures") or 0)
     page = await events.read(rt, namespace, after=int(hook["cursor"]), limit=cfg.batch)
@@ -103,11 +106,34 @@ async def deliver(rt: Runtime, http: httpx.AsyncClient, hook: dict[str, Any], cf
     return sent
 
 
-async def run_once(rt: Runtime, http: httpx.AsyncClient, cfg: DeliveryConfig, holder: str) -> int:
+class Client:
+    """The worker's HTTP client, made on the first round that has a webhook due rather than at start-up: importing
+    httpx and making a client (httpcore, the CA bundle) take ~0.3 s, which a replica's start and first requests
+    would wait for, and most replicas deliver to no webhook."""
+
+    def __init__(self) -> None:
+        self._http: httpx.AsyncClient | None = None
+
+    def __call__(self) -> httpx.AsyncClient:
+        if self._http is None:
+            import httpx
+
+            self._http = httpx.AsyncClient(follow_redirects=False)
+        return self._http
+
+    async def aclose(self) -> None:
+        if self._http is not None:
+            await self._http.aclose()
+
+
+async def run_once(rt: Runtime, client: Client, cfg: DeliveryConfig, holder: str) -> int:
     """Claim the due webhooks and deliver a round to each, concurrently: how many events went out."""
     now: datetime = rt.clock()
     hooks = await rt.graph.write(repo.claim, now=now, until=now + timedelta(seconds=cfg.lease_s), holder=holder,
                                  limit=CLAIM_AT_ONCE)
+    if not hooks:
+        return 0
+    http = client()
     sent = await asyncio.gather(*(deliver(rt, http, h, cfg, holder) for h in hooks), return_exceptions=True)
     for out in sent:
         if isinstance(out, BaseException):
@@ -124,13 +150,16 @@ async def worker(rt: Runtime, cfg: DeliveryConfig) -> AsyncIterator[None]:
     holder = uuid.uuid4().hex
 
     async def loop() -> None:
-        async with httpx.AsyncClient(follow_redirects=False) as http:
+        client = Client()
+        try:
             while True:
                 try:
-                    await run_once(rt, http, cfg, holder)
+                    await run_once(rt, client, cfg, holder)
                 except CognitionError as exc:
                     _log.warning("webhook delivery round failed (%s); trying again", exc.code)
                 await asyncio.sleep(cfg.poll_s)
+        finally:
+            await client.aclose()
 
     async with running(loop()):
         yield
