@@ -44,10 +44,12 @@ from service.usecases import limits, warmup
 from service.usecases.keys import ensure_first_key
 from service.usecases.runtime import Runtime, neo4j_config
 
-# The routers an agent calls on every turn (saves, loads, search, context) come first. A request is served by the
-# first route that fully matches it, and FastAPI's included routers cost ~1.5-7 µs a route to pass over: a save sat
-# behind ten routers, ~0.1 ms of matching before any work. No path fully matches two routes
-# (tests/unit/test_route_order.py), so the order decides nothing else.
+# The routers an agent calls on every turn (saves, loads, search, context) come first, after the three probes. A
+# request is served by the first route that fully matches it, and FastAPI's included routers cost ~1.5-7 µs a route
+# to pass over: a save sat behind ten routers, ~0.1 ms of matching before any work. The probes go before them
+# (~8 µs a request to pass over) because FastAPI builds an included router's routes lazily, on the first request
+# that walks past them: a replica's first /readyz behind every router waited ~0.3 s for that. No path fully matches
+# two routes (tests/unit/test_route_order.py), so the order decides nothing else.
 HOT_FIRST = (*artifacts.ROUTERS, context.router)
 
 
@@ -140,12 +142,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RateGate)  # a key over its limit: 429 before anything else (service/http/limits.py)
     app.add_middleware(observe.RequestObserver)  # outermost: also logs and times the 413s and 429s
     document_access(app)
+    app.include_router(health.router)  # the probes first: see HOT_FIRST
     for router in HOT_FIRST:
         app.include_router(router)
     app.include_router(keyed.router)
     for router in keys.ROUTERS:
         app.include_router(router)
-    app.include_router(health.router)
     app.include_router(portability.router)  # before scopes: /v1/scopes/import is not a scope id
     app.include_router(scopes.router)
     app.include_router(digest.router)

@@ -1,6 +1,7 @@
 """Every route is reached by its own paths. Starlette serves a request with the first route that fully matches its
-path and method, and `service.http.app` includes the routers hottest first (saves, search, context), so a request
-matches past as few routes as it can (issue 18); the order may never let one route shadow another."""
+path and method, and `service.http.app` includes the routers hottest first (saves, search, context) after the three
+probes, so a request matches past as few routes as it can (issue 18); the order may never let one route shadow
+another."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from fastapi.routing import APIRoute
 from starlette.routing import BaseRoute, Match
 
 from service.http.app import HOT_FIRST, create_app
+from service.http.routes import health
 from service.settings import Settings
 
 # Concrete values for path parameters; literal segments that a parameter could also match (`/v1/scopes/import`)
@@ -56,12 +58,15 @@ def test_every_api_route_is_reached_by_its_own_path() -> None:
     assert not shadowed, shadowed
 
 
-def test_a_save_passes_over_no_other_router() -> None:
-    top = list(_app().router.routes)
-    first_router = next(r for r in top if getattr(r, "original_router", None) is not None)
-    assert first_router.original_router is HOT_FIRST[0]  # type: ignore[attr-defined]
-    paths = {(m, r.path_format) for r in first_router.original_router.routes  # type: ignore[attr-defined]
-             for m in getattr(r, "methods", ())}
+def test_a_save_passes_over_no_other_router_than_the_probes() -> None:
+    top = [r.original_router for r in _app().router.routes if getattr(r, "original_router", None) is not None]
+    # The probes first (their routes are built on the first /readyz without building every hot route), then the
+    # hot routers.
+    assert top[0] is health.router
+    assert {r.path for r in health.router.routes} == {"/healthz", "/readyz", "/metrics"}
+    first_router = top[1]
+    assert first_router is HOT_FIRST[0]
+    paths = {(m, r.path_format) for r in first_router.routes for m in getattr(r, "methods", ())}
     assert ("POST", "/v1/scopes/{scope_id}/memories") in paths
     assert ("POST", "/v1/scopes/{scope_id}/context") in {
         (m, r.path_format) for router in HOT_FIRST for r in router.routes for m in getattr(r, "methods", ())}
