@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc as cyclic_gc
+import logging
 import sys
 import time
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 
 from fastapi import Depends, FastAPI
 from starlette.routing import Route
@@ -51,6 +53,10 @@ from service.usecases.runtime import Runtime, neo4j_config
 # that walks past them: a replica's first /readyz behind every router waited ~0.3 s for that. No path fully matches
 # two routes (tests/unit/test_route_order.py), so the order decides nothing else.
 HOT_FIRST = (*artifacts.ROUTERS, context.router)
+# ... and this long after start-up (past a replica's first /readyz), a worker thread has every router built, so that
+# no agent's first call after a restart waits for it (as the MCP SDK loads: service/mcp/endpoint.py PRELOAD_AFTER).
+ROUTES_BUILT_AFTER = 3.0
+_log = logging.getLogger("cognition.startup")
 
 
 GUARD_LINE: dict[Guard, str] = {
@@ -88,6 +94,36 @@ def settle_heap() -> None:
     cyclic_gc.freeze()
 
 
+def build_routes(app: FastAPI) -> None:
+    """Have FastAPI build every included router's routes now (it builds a router's on the first request that walks
+    past it, ~0.1 s for them all): a path that no route serves, matched against each of the app's routes, walks past
+    every one. Safe beside requests: FastAPI builds each router under a lock of its own."""
+    scope = {"type": "http", "method": "GET", "path": "/\x00", "root_path": "", "query_string": b"", "headers": []}
+    for route in app.router.routes:
+        route.matches(dict(scope))
+
+
+@asynccontextmanager
+async def routes_built_later(app: FastAPI, after: float = ROUTES_BUILT_AFTER) -> AsyncIterator[asyncio.Task[None]]:
+    """`build_routes` in a worker thread `after` seconds into the body (the app serving), as the task it yields; a
+    failure is logged and changes nothing else (a request builds what it walks past, as before)."""
+
+    async def run() -> None:
+        await asyncio.sleep(after)
+        try:
+            await asyncio.to_thread(build_routes, app)
+        except Exception as exc:  # noqa: BLE001 - a warm-up never stops the service
+            _log.warning("building the routes ahead of their first request failed (%s)", type(exc).__name__)
+
+    task = asyncio.create_task(run(), name="build-routes")
+    try:
+        yield task
+    finally:
+        task.cancel()
+        with suppress(asyncio.CancelledError):
+            await task
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     mcp = McpEndpoint(host=settings.host)  # streamable HTTP at /mcp (service/mcp/endpoint.py)
@@ -119,7 +155,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 print(f"[cognition] started in {laps.total():.2f} s: {laps}", file=sys.stderr, flush=True)
                 try:
                     # In the background: readiness does not wait for Neo4j's plans (service/usecases/warmup.py).
-                    async with warmup.in_background(rt, enabled=settings.warm_plans):
+                    async with warmup.in_background(rt, enabled=settings.warm_plans), routes_built_later(app):
                         yield
                 finally:
                     cyclic_gc.unfreeze()  # what an app made and dropped in one process (tests) froze: collectable again
