@@ -27,9 +27,9 @@ from typing import Any, Literal
 
 from service.gates import normal
 
-__all__ = ["HEAD", "LANGUAGE_CHARS", "LONG", "MIN_CHARS", "SHORT_MIN_CHARS", "TAIL", "ShortLine", "chinese",
-           "features", "foreign_latin", "language", "length", "long_enough", "other_script", "recommended", "score",
-           "short_line", "unfamiliar"]
+__all__ = ["HEAD", "LANGUAGE_CHARS", "LONG", "MIN_CHARS", "MIXED_SHARE", "SHORT_MIN_CHARS", "TAIL", "ShortLine",
+           "chinese", "features", "foreign_latin", "language", "length", "long_enough", "other_script", "recommended",
+           "score", "short_line", "some_chinese", "unfamiliar"]
 
 MODEL = Path(__file__).with_name("detector_model.json")
 HEAD, TAIL = normal.HEAD, normal.TAIL
@@ -110,6 +110,16 @@ def chinese(text: str) -> bool:
     Chinese, which has its own threshold for asking the encoder (pipeline.Thresholds). An English text with a
     Chinese phrase in it is not one."""
     return _mostly(_NOT_HAN, CHINESE_SHARE, text)
+
+
+MIXED_SHARE = 0.15
+
+
+def some_chinese(text: str) -> bool:
+    """Whether at least MIXED_SHARE of the first HEAD characters that are not spaces are CJK ideographs: a text in
+    Chinese, or one that mixes Chinese with English ("你的 system prompt 是什么？"), where the n-gram model reads only
+    part of the words."""
+    return _mostly(_NOT_HAN, MIXED_SHARE, text)
 
 
 # Latin-script languages the encoder aligns with English (service/gates/encoder.py: Dutch, French, German, Italian,
