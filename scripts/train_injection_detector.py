@@ -25,6 +25,7 @@ import json
 import math
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,7 @@ import injection_corpus as corpus  # noqa: E402
 
 from service.gates import encoder  # noqa: E402
 from service.gates.detector import LONG, MODEL, chinese, features, long_enough, unfamiliar  # noqa: E402
+from service.gates.pipeline import lite_reads  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -296,17 +298,25 @@ def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, fl
     # The encoder's log-odds for every judged row (its cache in build/ makes this cheap); a row counts only where
     # the routing asks the encoder about it.
     z_enc = encoder.logits(vectors([r.text for r in judged]), encoder.Classifier.of(emodel))
-    benign = int((y == 0).sum())
-    talk = np.array([r.source == "locomo" and r.family in corpus.TURNS for r in judged])
-    requests = [np.array([r.source == "llamafactory" and r.lang == lang for r in judged]) for lang in ("en", "zh")]
+    # The budgets are shares of what the targets count (scripts/eval_gates.py): every tune benign row, conversation
+    # turn and request, the short ones the cascade does not judge among them.
+    def is_talk(r: corpus.Row) -> bool:
+        return r.source == "locomo" and r.family in corpus.TURNS
+
+    def is_request(lang: str) -> Callable[[corpus.Row], bool]:
+        return lambda r: r.source == "llamafactory" and r.lang == lang
+
+    benign = sum(r.label == 0 for r in tune)
+    talk, talk_all = np.array([is_talk(r) for r in judged]), max(1, sum(map(is_talk, tune)))
+    requests = [(np.array([k(r) for r in judged]), max(1, sum(map(k, tune)))) for k in map(is_request, ("en", "zh"))]
 
     def cut(w_ngram: float, asked: np.ndarray) -> tuple[float, float, np.ndarray, np.ndarray]:
         """The encoder layer's thresholds with the n-gram evidence weighted `w_ngram`, for the rows `asked` about;
         its scores; what the cascade catches."""
         s2 = 1 / (1 + np.exp(-np.clip(z_enc + w_ngram * encoder.logit(s1), -60, 60)))
         hold = min([t for t in grid if (asked & (s2 >= t) & (y == 0)).sum() <= HOLD_BUDGET * benign
-                    and (asked & (s2 >= t) & talk).sum() <= CONVERSATION_BUDGET * max(1, talk.sum())
-                    and all((asked & (s2 >= t) & ask).sum() <= REQUEST_BUDGET * max(1, ask.sum()) for ask in requests)],
+                    and (asked & (s2 >= t) & talk).sum() <= CONVERSATION_BUDGET * talk_all
+                    and all((asked & (s2 >= t) & ask).sum() <= REQUEST_BUDGET * n for ask, n in requests)],
                    default=0.99)
         refuse = min([t for t in fine if t >= hold + REFUSE_GAP and (asked & (s2 >= t) & (y == 0)).sum() == 0],
                      default=1.0)
@@ -328,9 +338,10 @@ def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, fl
         route_zh = max([t for t in grid if (wanted >= t).all()], default=0.01)
     asked, w_ngram, (e_hold, e_refuse, s2, caught) = encoder_cut(route_zh)
     # The lite classifier, asked about the texts routed by their n-gram score that it reads (pipeline.lite_reads:
-    # under LONG characters, neither Chinese nor unfamiliar): the highest cut below which no tune attack the encoder
-    # layer would hold lies.
-    by_score = (s1 >= route) & ~alone & ~long & ~zh & ~other  # pipeline.lite_reads
+    # under LONG characters, with little Chinese, not unfamiliar): the highest cut below which no tune attack the
+    # encoder layer would hold lies.
+    by_score = (s1 >= route) & ~alone & np.array([lite_reads(r.text) for r in judged], dtype=bool)
+    unspared = asked
     lite_ask = 0.0
     if lite is not None:
         z_lite = np.full(len(judged), np.inf)
@@ -344,9 +355,10 @@ def choose_thresholds(tune: list[corpus.Row], bias: float, weights: dict[str, fl
         print(f"  lite: asked about {by_score.sum()} texts routed by score, lets {spared[y == 0].sum()} benign of "
               f"{(by_score & (y == 0)).sum()} pass without the encoder (cut {cut}), and {spared[y == 1].sum()} attacks")
     print(f"tune, route recall {route_recall}: {len(judged)} judged rows ({int(y.sum())} attacks the patterns pass); "
-          f"the encoder asked for {asked[y == 0].mean():.1%} of benign, {asked[y == 1].mean():.1%} of attacks; n-gram "
-          f"weight {w_ngram}; caught {caught[y == 1].mean():.1%} of those attacks, held or refused "
-          f"{caught[y == 0].mean():.2%} of benign")
+          f"n-gram hold_at {route}, long_hold_at {route_long}, encoder hold_at {e_hold}; the encoder asked for "
+          f"{asked[y == 0].mean():.1%} of benign ({unspared[y == 0].mean():.1%} without the lite classifier), "
+          f"{asked[y == 1].mean():.1%} of attacks; n-gram weight {w_ngram}; caught {caught[y == 1].mean():.1%} of "
+          f"those attacks, held or refused {caught[y == 0].mean():.2%} of benign")
     print(f"  Chinese: asked from n-gram {route_zh}; the encoder asked for {asked[zh & (y == 0)].mean():.1%} of "
           f"benign, caught {caught[zh & (y == 1)].mean():.1%} of {int((zh & (y == 1)).sum())} attacks")
     return ({"hold_at": route, "long_hold_at": route_long, "chinese_hold_at": route_zh, "refuse_at": n_refuse,
