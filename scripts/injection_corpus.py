@@ -503,13 +503,12 @@ def secagentx() -> Iterator[Row | None]:
       that is not an attack, a record (or ten techniques) a group."""
     base = _pkg("secagentx") / "backend"
     tree = ast.parse((base / "security/adversarial/redteam.py").read_text(encoding="utf-8"))
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") in ("PROBES", "BENIGN_SAMPLES"):
-            for item in ast.literal_eval(node.value):
-                if node.targets[0].id == "BENIGN_SAMPLES":  # type: ignore[attr-defined]
-                    yield _row(item[1], 0, "secagentx", "zh_security_request", "benign_samples")
-                elif item[1] in SECAGENTX_ATTACKS and item[3]:
-                    yield _row(item[2], 1, "secagentx", item[1], item[1])
+    lists = {getattr(n.targets[0], "id", ""): n.value for n in tree.body if isinstance(n, ast.Assign)}
+    for _, category, text, expected in ast.literal_eval(lists["PROBES"]):
+        if category in SECAGENTX_ATTACKS and expected:
+            yield _row(text, 1, "secagentx", category, category)
+    for _, text, _ in ast.literal_eval(lists["BENIGN_SAMPLES"]):
+        yield _row(text, 0, "secagentx", "zh_security_request", "benign_samples")
     data = base / "_assets/knowledge_data"
 
     def fields(record: dict[str, Any], *names: str) -> Iterator[str]:
