@@ -71,6 +71,12 @@ BENIGN = [
     # Scripts with legitimate joiners
     "می\u200cخواهم به خانه بروم",  # Persian with ZWNJ
     "نمی\u200cدانم",
+    # A ZWNJ left at a Persian word's end, before punctuation, a space or a Latin word (as Persian chat text has it)
+    "یه زمانی ارزش داشت. الان نه\u200c:(",
+    "«باندهاى خاصى براى ربودن بچه\u200cها از خیابانها به وجود آمده است\u200c».",
+    "دسترسی \u200cهای جانبی",
+    "مطمئنا می\u200cتونی چندتاش رو توی NASA\u200cمی\u200cتونی پیدا کنی",
+    "नमस्ते\u200c दुनिया",  # after a Devanagari word
     "नमस्ते दुनिया",
     "क्\u200dष",  # Hindi with ZWJ after virama
     "ශ්\u200dරී ලංකාව",  # Sinhala
@@ -112,7 +118,11 @@ UNICODE_ATTACKS = [
     ("\ufeff\ufeffx", "unicode.zero_width", 1),  # only one leading BOM
     ("👍\u200da", "unicode.zero_width", 1),  # ZWJ emoji->Latin
     ("a\u200d👍", "unicode.zero_width", 1),
-    ("ب\u200cx", "unicode.zero_width", 1),  # Arabic then Latin
+    ("x\u200c y", "unicode.zero_width", 1),  # beside no Arabic-family or Indic letter
+    ("ب\u200c\u200cب", "unicode.zero_width", 1),  # a run of two between Arabic letters
+    ("ب\u200c\u200bx", "unicode.zero_width", 1),  # touching another zero-width character
+    ("ب\u200c\u202e", "unicode.zero_width", 1),  # touching a bidi control
+    ("ب\u2060\u200cب", "unicode.invisible_operator", 1),  # the joiner beside a word joiner
     ("ig\u00adnore", "unicode.zero_width", 2),  # soft hyphen
     ("a\u2060b", "unicode.invisible_operator", 1),
     ("x\u2062y", "unicode.invisible_operator", 1),

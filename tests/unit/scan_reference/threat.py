@@ -115,6 +115,22 @@ def _script_join(text: str, i: int) -> bool:
             and _is_joiner_letter(text[j]) and _is_joiner_letter(text[k]))
 
 
+def _script_nonjoin(text: str, i: int) -> bool:
+    """ZWNJ beside an Arabic-family or Indic letter on at least one side (marks ignored), with no other format
+    character touching it. In Persian the ZWNJ is part of the spelling (می\u200cخواهم), and typists leave one at a
+    word's end, before a space or punctuation, or beside a Latin word (است\u200c», NASA\u200cمی): one such
+    character hides nothing. A run of invisible characters still refuses, whatever script surrounds it."""
+    if any(unicodedata.category(c) == "Cf" for c in text[max(0, i - 1):i] + text[i + 1:i + 2]):
+        return False
+    j = i - 1
+    while j >= 0 and i - j <= _MAX_SKIP and unicodedata.category(text[j])[0] == "M":
+        j -= 1
+    k = i + 1
+    while k < len(text) and k - i <= _MAX_SKIP and unicodedata.category(text[k])[0] == "M":
+        k += 1
+    return (j >= 0 and _is_joiner_letter(text[j])) or (k < len(text) and _is_joiner_letter(text[k]))
+
+
 def _presentation_ok(text: str, i: int) -> bool:
     """FE0E/FE0F directly after an emoji, or in a keycap: [0-9#*] FE0F 20E3."""
     if i == 0:
@@ -157,7 +173,7 @@ def _scan_invisible(text: str) -> ThreatHit | None:
                 continue
         elif ((cp == _BOM and i == 0)  # a leading BOM
               or (cp == _ZWJ and (_emoji_join(text, i) or _script_join(text, i)))
-              or (cp == _ZWNJ and _script_join(text, i))
+              or (cp == _ZWNJ and _script_nonjoin(text, i))
               or (cp in (0xFE0E, 0xFE0F) and _presentation_ok(text, i))):
             continue
         return ThreatHit("unicode." + _unicode_class(cp), i, DETECTOR_UNICODE)
