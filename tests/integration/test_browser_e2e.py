@@ -132,7 +132,9 @@ def test_browser_draws_why_an_artifact_was_archived(chromium: str, served: str, 
                 item = overview.locator(f"[data-testid=property-details-overview-{testid}]")
                 item.wait_for()
                 assert item.inner_text().strip() == shown
+            # the overview is filled before the force layout draws: wait for the fifth node, then count
             nodes = page.locator("svg g.node")
+            nodes.nth(4).wait_for()
             assert nodes.count() == 5  # pass, decision, the artifact, the one between, the tombstone
             captions = " ".join(" ".join(t.split()) for t in page.locator("svg g.node text").all_text_contents())
             assert "broken_reference" in captions  # the decision, captioned with its rule
