@@ -112,16 +112,21 @@ def _emoji_join(text: str, i: int) -> bool:
             and i + 1 < len(text) and _is_emoji(ord(text[i + 1])))
 
 
-def _script_join(text: str, i: int) -> bool:
-    """ZWJ/ZWNJ between two Arabic-family or Indic letters (marks ignored)."""
+def _neighbours(text: str, i: int) -> tuple[str, str]:
+    """The characters before and after position `i`, up to _MAX_SKIP combining marks skipped ("" at an end)."""
     j = i - 1
     while j >= 0 and i - j <= _MAX_SKIP and unicodedata.category(text[j])[0] == "M":
         j -= 1
     k = i + 1
     while k < len(text) and k - i <= _MAX_SKIP and unicodedata.category(text[k])[0] == "M":
         k += 1
-    return (j >= 0 and k < len(text)
-            and _is_joiner_letter(text[j]) and _is_joiner_letter(text[k]))
+    return (text[j] if j >= 0 else ""), (text[k] if k < len(text) else "")
+
+
+def _script_join(text: str, i: int) -> bool:
+    """ZWJ/ZWNJ between two Arabic-family or Indic letters (marks ignored)."""
+    before, after = _neighbours(text, i)
+    return bool(before and after) and _is_joiner_letter(before) and _is_joiner_letter(after)
 
 
 def _script_nonjoin(text: str, i: int) -> bool:
@@ -131,13 +136,7 @@ def _script_nonjoin(text: str, i: int) -> bool:
     character hides nothing. A run of invisible characters still refuses, whatever script surrounds it."""
     if any(unicodedata.category(c) == "Cf" for c in text[max(0, i - 1):i] + text[i + 1:i + 2]):
         return False
-    j = i - 1
-    while j >= 0 and i - j <= _MAX_SKIP and unicodedata.category(text[j])[0] == "M":
-        j -= 1
-    k = i + 1
-    while k < len(text) and k - i <= _MAX_SKIP and unicodedata.category(text[k])[0] == "M":
-        k += 1
-    return (j >= 0 and _is_joiner_letter(text[j])) or (k < len(text) and _is_joiner_letter(text[k]))
+    return any(c and _is_joiner_letter(c) for c in _neighbours(text, i))
 
 
 def _presentation_ok(text: str, i: int) -> bool:
