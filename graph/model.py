@@ -93,7 +93,7 @@ class Artifact(BaseModel):
     valid_from: datetime | None = None
     valid_until: datetime | None = None
     key: str | None = None  # a caller's key, unique in the scope (PUT …/memories-by-key; the LangGraph store)
-    hold_layer: str | None = None  # which of the detector's layers held it ("encoder"; "ngram": a short line)
+    hold_layer: str | None = None  # which of the detector's layers held it ("encoder"; "ngram", "pattern": short lines)
 
     @classmethod
     def from_node(cls, props: dict[str, Any]) -> Artifact:

@@ -235,7 +235,7 @@ class _PublicBase(BaseModel):
     valid_until: datetime | None = None
     # A caller's key, unique in the scope (`PUT …/memories-by-key?key=`: a put with the key makes a new revision).
     key: str | None = None
-    hold_layer: str | None = None  # the detector's layer that held it ("encoder", "ngram"), beside its score
+    hold_layer: str | None = None  # the detector's layer that held it ("encoder", "ngram", "pattern"), beside its score
 
 
 class MemoryPublic(_PublicBase):

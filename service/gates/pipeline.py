@@ -35,6 +35,11 @@ holds it at or above `short_hold_at`, a stricter threshold; in a language the n-
 reads it, and holds it at or above `encoder_hold_at`; else it passes.
 Under 20 characters (tags, keys, titles) nothing is judged.
 
+Where the cascade would store a text under `suspect.SHORT` characters, the quarantining patterns
+(service/gates/suspect.py: refusal suppression, questions about the model's own configuration) may still hold it
+(`hold_layer: pattern`, `hold_score` 1.0): a line that tells a model not to refuse is a standing jailbreak in a memory
+that is recalled into prompts, and a note may say much the same, so a reviewer decides.
+
 The thresholds are settings (COGNITION_INJECTION_REFUSE_AT / _HOLD_AT / _LONG_HOLD_AT / _CHINESE_HOLD_AT /
 _SHORT_ASK_AT / _LITE_ASK_AT / _ENCODER_REFUSE_AT / _ENCODER_HOLD_AT / _SHORT_HOLD_AT; unset, the ones training chose
 or set); the scan itself has no switch.
@@ -51,15 +56,15 @@ from typing import Literal
 from graph.errors import Invalid
 from graph.model import Family
 from service import metrics
-from service.gates import detector, encoder
+from service.gates import detector, encoder, suspect
 from service.gates.normal import Normal
 from service.gates.quality import check_quality
 from service.gates.threat import scan_normal
 
 HOLD_REASON = "suspected_injection"
 LEARNED_RULE = "learned.injection"
-Layer = Literal["ngram", "encoder"]  # the layers that hold or refuse
-Decider = Literal["ngram", "lite", "encoder"]  # ... and the lite classifier, which only lets a text pass
+Layer = Literal["ngram", "encoder", "pattern"]  # the layers that hold (a quarantining pattern only holds)
+Decider = Literal["ngram", "lite", "encoder", "pattern"]  # ... and the lite classifier, which only lets a text pass
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,13 +129,24 @@ class Verdict:
     decision: Literal["refuse", "hold", "pass"]
     layer: Decider | None = None
     score: float | None = None
+    rule: str = LEARNED_RULE  # the rule a refusal or a hold names (a quarantining pattern's own: suspect.match)
 
 
 PASS = Verdict("pass")
 
 
 def judge(text: str, norm: Normal, limits: Thresholds) -> Verdict:
-    """The learned detector's cascade on a text the patterns passed (`norm`: its normal forms, shared with them)."""
+    """What the learned detector's cascade makes of a text the threat scan passed (`norm`: its normal forms, shared
+    with it); where it would store a short text that a quarantining pattern matches (service/gates/suspect.py), a hold
+    by that pattern (layer `pattern`, score 1.0, its rule)."""
+    v = _learned(text, norm, limits)
+    if v.decision == "pass" and (rule := suspect.match(text, norm.nfkc)) is not None:
+        return Verdict("hold", "pattern", 1.0, rule)
+    return v
+
+
+def _learned(text: str, norm: Normal, limits: Thresholds) -> Verdict:
+    """The learned detector's cascade on a text the patterns passed."""
     if not detector.long_enough(text):
         kind = detector.short_line(text)
         return PASS if kind is None else _short(text, norm, limits, kind)
@@ -190,10 +206,11 @@ def threat_decision(text: str, thresholds: Thresholds) -> Verdict:
 
 @dataclass(frozen=True, slots=True)
 class Hold:
-    """Why a record is quarantined: the layer that held it and its score."""
+    """Why a record is quarantined: the layer that held it, its score and rule."""
 
     score: float
     layer: Layer
+    rule: str = LEARNED_RULE
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,9 +261,9 @@ def screen(candidates: Sequence[Candidate], limits: Thresholds) -> dict[int, Hol
                                   content_sha256=c.fingerprint(),
                                   message=f"refused by the threat scan ({LEARNED_RULE}, {v.layer} layer, score "
                                           f"{v.score:.2f}) in {name}")
-            if v.decision == "hold" and v.score is not None and v.layer is not None and (
-                    i not in holds or v.score > holds[i].score):  # only the n-gram model and the encoder hold
-                holds[i] = Hold(round(v.score, 4), "ngram" if v.layer == "ngram" else "encoder")
+            if v.decision == "hold" and v.score is not None and v.layer is not None and v.layer != "lite" and (
+                    i not in holds or v.score > holds[i].score):
+                holds[i] = Hold(round(v.score, 4), v.layer, v.rule)
     for i, c in enumerate(candidates):
         # Working state is the scratchpad where engine state belongs; the design exempts the working tier.
         if c.family is Family.working_state:

@@ -18,7 +18,7 @@ from graph import scopes as scopes_repo
 from graph.errors import Conflict, Forbidden, Invalid, NotFound, PreconditionFailed
 from graph.model import ADVISORY, KERNELS, LABELS, VALID_TIME, Artifact, EdgeType, Family
 from service import metrics
-from service.gates.pipeline import HOLD_REASON, LEARNED_RULE, Candidate, GateRefusal, Hold, screen
+from service.gates.pipeline import HOLD_REASON, Candidate, GateRefusal, Hold, screen
 from service.gates.provenance import resolve_source
 from service.search import embedding, ranking, scope_index, temporal
 from service.search.ranking import lucene_query
@@ -373,12 +373,13 @@ async def update(rt: Runtime, scope_id: str, id: str, families: Sequence[Family]
     family = families[0]
     c = Candidate(family=family, tier=None, content=change.content, texts=dict(change.texts))
     try:
-        if screen([c], rt.thresholds) and family is not Family.working_state:
+        if (held := screen([c], rt.thresholds)) and family is not Family.working_state:
             # A revision cannot be quarantined without hiding the approved one before it: refused instead.
-            raise GateRefusal("threat_pattern_detected", LEARNED_RULE, field_name="content", index=0, offset=None,
+            rule = held[0].rule
+            raise GateRefusal("threat_pattern_detected", rule, field_name="content", index=0, offset=None,
                               content_sha256=c.fingerprint(),
-                              message=f"refused by the threat scan ({LEARNED_RULE}): an update the learned "
-                                      "detector is unsure of is refused (a new record would be quarantined)")
+                              message=f"refused by the threat scan ({rule}): an update the scan would quarantine "
+                                      "is refused (a new record would be held for review)")
     except GateRefusal as refusal:
         await _refuse(rt, scope_id, actor, family, refusal)
     expected = change.expected_revision

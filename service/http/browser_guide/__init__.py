@@ -121,12 +121,13 @@ the older record still reads as open.</p>
 """, ("believed_at",))
 
 _QUARANTINE = Slide("quarantine", "Quarantine: what the detector holds, and why", """
-<p>A save the learned injection detector is unsure of is stored <code>pending</code> with
+<p>A save the injection detector is unsure of is stored <code>pending</code> with
 <code>hold_reason: suspected_injection</code>: invisible to list, search, recall and context until an operator
 approves or rejects it. Each held record says which layer held it (<code>hold_layer</code>: the multilingual
 <code>encoder</code>, asked where the cheap n-gram model is unsure; or the <code>ngram</code> model, for an English
-line under 40 characters it would refuse were it longer) and with what score (<code>hold_score</code>, against the
-layer's hold threshold).</p>
+line under 40 characters it would refuse were it longer; or a quarantining <code>pattern</code>, for a short line
+that tells a model not to refuse or asks about its configuration) and with what score (<code>hold_score</code>,
+against the layer's hold threshold; 1.0 for a pattern).</p>
 """, ("quarantine",))
 
 SLIDES = (_HOW, _GRAPH, _WHY, _PASS, _HISTORY, _LINEAGE, _GC, _QUARANTINE, _BELIEVED)
