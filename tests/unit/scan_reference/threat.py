@@ -203,6 +203,8 @@ _FAMILIES: dict[str, list[str]] = {
         r"directives|guidelines|commands)\b",
         r"\b(?:ignore|disregard)\s+(?:all\s+)?(?:of\s+)?your\s+(?:\w{1,30}\s+)?"
         r"(?:instructions|rules|guidelines|directives|programming|system\s+prompt)\b",
+        r"(?<!not\s)(?<!n't\s)(?<!n’t\s)(?<!never\s)\b(?:ignore|disregard)\s+(?:all\s+)?(?:of\s+)?your\s+"
+        r"(?:content|safety|usage)\s+polic(?:y|ies)\b",
         r"\bdisregard(?:\s+\S{1,30}){0,3}?\s+(?:instructions|prompts?|directives)\b",
         rf"\bdisregard\s+(?:(?:all|any|of|the)\s+){{0,3}}{_PREV}\s+(?:\w{{1,30}}\s+)?"
         r"(?:rules|guidelines|directions)\b",
@@ -230,6 +232,9 @@ _FAMILIES: dict[str, list[str]] = {
         r"(?:unut|yok\s+say|görmezden\s+gel)",
         r"不要(?:再)?(?:遵守|遵循|服从|服從)(?:(?:之前|以上|任何|所有|你的|系统|系統|原来|原有|原先|上述)的?){0,3}"
         r"(?:规则|規則|指令|设定|設定|限制|指示)",
+        # ... and of the model's policies or principles, not told *not* to ignore them (不要忽略你的原则).
+        rf"(?<!不要)(?<!不能)(?<!不可)(?<!不应)(?<!勿)(?<!别)(?:忽略|无视|無視)(?:{_ZH_SCOPE}){{1,3}}(?:内容|內容|安全)?"
+        r"(?:政策|准则|準則|原则|原則|过滤|過濾)",
     ],
     "role_hijack": [
         r"\byou\s+are\s+now\s+(?:(?:a|an|the|in|my)\s+)?(?:[\w-]{1,30}\s+){0,3}?"
