@@ -100,7 +100,7 @@ RULES: dict[str, tuple[str, ...]] = {
         r"(?:protecting|guarding|hiding)",
         # "your prompt" alone may be an image's (those asking for a model's *system* prompt are refused)
         r"(?:print|output|repeat|reveal|show\s+me|tell\s+me|write\s+out)\s+your\s+"
-        r"(?:(?:full|entire|exact|complete|original)\s+)?prompt\b",
+        r"(?:(?:full|entire|exact|complete|original)\s+)?prompt\s*(?:[.!?,;:]|$|(?:in|as|verbatim|word\s+for\s+word)\b)",
         r"你(?:被设定了|被设置了|被赋予了?)(?:哪些|什么)(?:规则|指令|限制|设定)",
         r"你(?:的)?(?:内部)?(?:有)?(?:哪些|什么)隐藏的?(?:规则|指令|设定|提示词?)",  # not 游戏里有哪些隐藏的规则
         r"(?:对话|聊天|会话)(?:的)?(?:开头|最开始|开始|最前面)(?:的)?(?:内容|文字|部分)?(?:翻译|输出|重复|复述|打印)",
@@ -108,7 +108,8 @@ RULES: dict[str, tuple[str, ...]] = {
         # your initial settings, or what you were given first, asked for; "everything above", translated or repeated
         rf"你(?:的)?(?:初始|原始|最初|最开始|一开始)(?:的)?(?:设定|设置|指令|提示词?|规则|配置)[^。！？!?\n]{{0,12}}?{_ZH_ASK}",
         r"你(?:在对话)?(?:最开始|最初|一开始|开头)(?:时)?(?:收到|得到|看到|被告知)的(?:那段话|那些话|内容|指令|消息|文字|设定|提示)",
-        r"(?:输出|打印|复述|重复|告诉我|显示|透露|写出|发给我)(?:一下)?你的(?:完整的?|全部的?|原始的?)?提示词",
+        r"(?:输出|打印|复述|重复|告诉我|显示|透露|写出|发给我)(?:一下)?你的(?:完整的?|全部的?|原始的?)?提示词"
+        r"(?!技巧|写法|模板|工程|库|优化|范例|例子)",
         r"把你的(?:完整的?|全部的?|原始的?)?提示词(?:完整地?|原样|原封不动地?|一字不差地?)?"
         r"(?:输出|打印|复述|重复|告诉我|显示|写出来|发给我)",
         r"(?:上面|以上|上述|前面)(?:的)?(?:所有|全部)(?:的)?(?:内容|文字|文本|话)(?:都|全部)?(?:翻译|复述|重复|输出|打印|写出来)",
@@ -152,7 +153,7 @@ RULES: dict[str, tuple[str, ...]] = {
         r"\bhave\s+(?:the|a|my)\s+(?:villain|antagonist|bad\s+guy|criminal)\s+(?:explain|describe|detail|walk\s+through)"
         r"\b[^.!?\n]{0,30}?(?:step\s+by\s+step|the\s+(?:exact\s+)?process)",
         r"\b(?:act\s+as|pretend\s+(?:to\s+be|you\s+are)|you\s+are)\s+my\s+(?:late|deceased|dead)\s+"
-        r"(?:grandma|grandmother|granny|grandpa|grandfather)\b",
+        r"(?:grandma|grandmother|granny|grandpa|grandfather)\b(?![’']s)",
         r"一个没有(?:任何)?(?:法律|规则|限制|道德|审查|后果)(?:约束)?的(?:世界|宇宙|社会|国度|时代)[^。！？!?\n]{0,12}?"
         r"(?:(?:告诉我|教我|解释)(?:一下)?(?:如何|怎么|怎样|怎麼|怎樣)|步骤|步驟|配方|教程)",
         r"(?:小说|剧本|故事|电影)[^。！？!?\n]{0,10}?让(?:反派|坏人|罪犯)[^。！？!?\n]{0,6}?(?:一步一步|一步步|逐步)(?:地)?"
