@@ -232,9 +232,6 @@ _FAMILIES: dict[str, list[str]] = {
         r"(?:unut|yok\s+say|görmezden\s+gel)",
         r"不要(?:再)?(?:遵守|遵循|服从|服從)(?:(?:之前|以上|任何|所有|你的|系统|系統|原来|原有|原先|上述)的?){0,3}"
         r"(?:规则|規則|指令|设定|設定|限制|指示)",
-        # ... and of the model's policies or principles, not told *not* to ignore them (不要忽略你的原则).
-        rf"(?<!不要)(?<!不能)(?<!不可)(?<!不应)(?<!勿)(?<!别)(?:忽略|无视|無視)(?:{_ZH_SCOPE}){{1,3}}(?:内容|內容|安全)?"
-        r"(?:政策|准则|準則|原则|原則|过滤|過濾)",
     ],
     "role_hijack": [
         r"\byou\s+are\s+now\s+(?:(?:a|an|the|in|my)\s+)?(?:[\w-]{1,30}\s+){0,3}?"
