@@ -503,13 +503,15 @@ _IF_FILLS = ({"language": "English", "relation": "at least", "num": "3", "word":
 
 
 class _Fill(dict[str, str]):
-    def __init__(self, fill: dict[str, str]) -> None:
-        super().__init__(fill)
-        self.fill = fill
+    """One filling of a description: its sample values; a number for a count (num_sentences, N, n_start, ...), and
+    for any other name the sample value its first word names, else the sample word."""
 
-    def __missing__(self, key: str) -> str:  # num_sentences, N, num_words, ...: a number; any other name: a word
-        return self.fill["num"] if key in ("n", "m") or key.startswith(("num", "n_", "N", "min", "max", "count", "frequency", "percent")) \
-            else self.fill.get(key.split("_")[0], self.fill["word"])
+    _COUNTS = ("num", "n_", "N", "min", "max", "count", "frequency", "percent")
+
+    def __missing__(self, key: str) -> str:
+        if key in ("n", "m") or key.startswith(self._COUNTS):
+            return self["num"]
+        return self.get(key.split("_")[0], self["word"])
 
 
 def _string(node: ast.expr) -> str | None:
