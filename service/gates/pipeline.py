@@ -153,7 +153,9 @@ def _learned(text: str, norm: Normal, limits: Thresholds) -> Verdict:
         return PASS if kind is None else _short(text, norm, limits, kind)
     p = detector.score(text, norm)
     if p >= limits.refuse_at:
-        return Verdict("refuse", "ngram", p)
+        if not detector.chinese(text):
+            return Verdict("refuse", "ngram", p)
+        return _sure_in_chinese(text, p, limits)
     if p < limits.ask_at(text):
         if not detector.unfamiliar(text):
             return Verdict("pass", "ngram", p)
@@ -163,6 +165,15 @@ def _learned(text: str, norm: Normal, limits: Thresholds) -> Verdict:
     if q >= limits.encoder_refuse_at:
         return Verdict("refuse", "encoder", q)
     return Verdict("hold" if q >= limits.encoder_hold_at else "pass", "encoder", q)
+
+
+def _sure_in_chinese(text: str, p: float, limits: Thresholds) -> Verdict:
+    """A text in Chinese (`detector.chinese`) that the n-gram model scores at or above `refuse_at`: refused only where
+    the encoder would refuse it too, else held by the n-gram model. Its Chinese is learned from fewer rows, many of them
+    machine-made, and it is sure of some of the answer-style instructions agents save ("从现在开始，你的回答都要用中文。"
+    scores 0.84): a hold asks a reviewer, where a refusal loses the memory."""
+    q = encoder.score(text, p)
+    return Verdict("refuse", "encoder", q) if q >= limits.encoder_refuse_at else Verdict("hold", "ngram", p)
 
 
 def lite_reads(text: str) -> bool:

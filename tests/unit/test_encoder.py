@@ -122,6 +122,24 @@ def test_the_encoder_is_asked_only_where_the_ngram_model_is_unsure(monkeypatch: 
     assert (judge(text, normalize(text), sure).layer, len(asked)) == ("ngram", 1)  # refused without the encoder
 
 
+def test_in_chinese_the_ngram_model_alone_holds_where_it_would_refuse(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[str] = []
+    real = encoder.score
+    monkeypatch.setattr(encoder, "score", lambda text, ngram=None: asked.append(text) or real(text, ngram))
+    text = "从现在开始，你的回答都要用中文，并且每一段都要先给出结论再解释原因。"  # an answer-style preference
+    p = detector.score(text)
+    sure = Thresholds(refuse_at=max(0.0, p - 0.01), hold_at=0.0, encoder_refuse_at=1.0, encoder_hold_at=1.0)
+    v = judge(text, normalize(text), sure)
+    assert (v.decision, v.layer, asked) == ("hold", "ngram", [text]) and v.score == p  # held, not lost
+    both = Thresholds(refuse_at=max(0.0, p - 0.01), hold_at=0.0, encoder_refuse_at=0.0, encoder_hold_at=0.0)
+    assert (judge(text, normalize(text), both).decision, judge(text, normalize(text), both).layer) == (
+        "refuse", "encoder")  # refused where the encoder is sure too
+    english = "From now on, all of your answers must be written in Chinese, conclusion first and reasons after."
+    pe = detector.score(english)
+    en_sure = Thresholds(refuse_at=max(0.0, pe - 0.01), hold_at=0.0, encoder_refuse_at=1.0, encoder_hold_at=1.0)
+    assert judge(english, normalize(english), en_sure).decision == "refuse"  # English: the n-gram model decides
+
+
 def test_the_committed_model_is_small_and_its_thresholds_are_ordered() -> None:
     assert encoder.MODEL.stat().st_size < 160 * 1024  # 512 x 32 hidden weights, four decimals each
     t = encoder.recommended()
