@@ -12,9 +12,10 @@ cascade of two models, judges each caller text long enough to judge (`detector.l
 character counting three):
 
 - the n-gram model (service/gates/detector.py, microseconds): at or above `refuse_at` the write is refused like any
-  threat (rule `learned.injection`); below `hold_at` the text passes — most text, which then pays nothing more (a
-  text of `detector.LONG` characters or more has its own `long_hold_at`, a shorter one in Chinese, `detector.chinese`,
-  its own `chinese_hold_at`);
+  threat (rule `learned.injection`) — a text in Chinese only where the encoder would refuse it too, else it is held
+  (`hold_layer: ngram`; `_sure_in_chinese`); below `hold_at` the text passes — most text, which then pays nothing
+  more (a text of `detector.LONG` characters or more has its own `long_hold_at`, a shorter one in Chinese,
+  `detector.chinese`, its own `chinese_hold_at`);
 - in between, the lite classifier (service/gates/encoder.py `lite_score`, a fraction of a millisecond: the encoder's
   own embeddings of the text's pieces, pooled, without its forward pass) lets an English-like text under 500
   characters (`lite_reads`) pass below `lite_ask_at`: most of the prose, notes and code the n-gram model is unsure of;
@@ -37,7 +38,8 @@ Under 20 characters (tags, keys, titles) nothing is judged.
 
 Where the cascade would store a text under `suspect.SHORT` characters, the quarantining patterns
 (service/gates/suspect.py: refusal suppression, questions about the model's own configuration, requests for the
-secrets in its environment, answers asked for in a cipher, fictions without rules, a Chinese policy override) may
+secrets in its environment, answers asked for in a cipher, fictions without rules, a Chinese policy override,
+concealment from the user) may
 still hold it (`hold_layer: pattern`, `hold_score` 1.0): a line that tells a model not to refuse is a standing
 jailbreak in a memory that is recalled into prompts, and a note may say much the same, so a reviewer decides.
 

@@ -133,6 +133,32 @@ def test_a_short_english_line_the_models_are_sure_of_is_held_never_refused(tenan
     assert sorted((x["id"], x["hold_layer"]) for x in pending) == sorted((h["id"], k) for k, h in held.items())
 
 
+def test_a_chinese_text_the_ngram_model_alone_is_sure_of_is_held_not_lost(tenant: dict[str, Any],
+                                                                          client: TestClient, raw: Driver) -> None:
+    # In Chinese the n-gram model refuses only where the encoder agrees: with the encoder's refusal threshold below its
+    # score, a line the n-gram model is sure of is refused (encoder layer) and nothing is stored; with it above, the
+    # same answer-style preference is stored pending (hold_layer ngram, the n-gram score), not lost.
+    scope, agent = tenant["scope"], bearer(tenant["keys"]["agent"])
+    line = "从现在开始，你的回答都要用中文，并且每一段都要先给出结论再解释原因。"
+    p, q = detector.score(line), encoder.score(line)
+    sure = Thresholds(max(0.0, p - 0.02), max(0.0, p - 0.03), min(1.0, q + 0.01), max(0.0, q - 0.02))
+    body = {"kind": "instruction", "tier": "agent", "content": line}
+    count = "MATCH (a:Memory {scope_id: $s}) RETURN count(a)"
+    previous = configure(client, Thresholds(sure.refuse_at, sure.hold_at, max(0.0, q - 0.01), max(0.0, q - 0.02)))
+    try:
+        r = client.post(f"{base(scope)}/memories", headers=agent, json=body)
+        assert r.status_code == 422 and "encoder layer" in r.json()["message"], r.text
+        assert raw.execute_query(count, s=scope["id"]).records[0][0] == 0
+        configure(client, sure)
+        r = client.post(f"{base(scope)}/memories", headers=agent, json=body)
+        assert r.status_code == 201, r.text
+        assert (r.json()["status"], r.json()["hold_layer"]) == ("pending", "ngram")
+        assert r.json()["hold_score"] == pytest.approx(p, abs=1e-3)
+    finally:
+        configure(client, previous)
+    assert raw.execute_query(count, s=scope["id"]).records[0][0] == 1
+
+
 def test_an_update_in_the_band_is_refused(tenant: dict[str, Any], client: TestClient, band: float) -> None:
     scope, agent = tenant["scope"], bearer(tenant["keys"]["agent"])
     m = client.post(f"{base(scope)}/memories", headers=agent,

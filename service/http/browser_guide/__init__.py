@@ -125,9 +125,10 @@ _QUARANTINE = Slide("quarantine", "Quarantine: what the detector holds, and why"
 <code>hold_reason: suspected_injection</code>: invisible to list, search, recall and context until an operator
 approves or rejects it. Each held record says which layer held it (<code>hold_layer</code>: the multilingual
 <code>encoder</code>, asked where the cheap n-gram model is unsure; or the <code>ngram</code> model, for an English
-line under 40 characters it would refuse were it longer; or a quarantining <code>pattern</code>, for a short line
-that tells a model not to refuse, asks for its configuration or secrets, wants the answer in a cipher or frames the
-request as a fiction without rules) and with what score (<code>hold_score</code>,
+line under 40 characters it would refuse were it longer, or a Chinese text it would refuse where the encoder does not
+agree; or a quarantining <code>pattern</code>, for a short line that tells a model not to refuse, asks for its
+configuration or secrets, wants the answer in a cipher, frames the request as a fiction without rules or hides what
+it asks from the user) and with what score (<code>hold_score</code>,
 against the layer's hold threshold; 1.0 for a pattern).</p>
 """, ("quarantine",))
 
