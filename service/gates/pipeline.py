@@ -173,7 +173,7 @@ def _sure_in_chinese(text: str, p: float, limits: Thresholds) -> Verdict:
     """A text in Chinese (`detector.chinese`) that the n-gram model scores at or above `refuse_at`: refused only where
     the encoder would refuse it too, else held by the n-gram model. Its Chinese is learned from fewer rows, many of them
     machine-made, and it is sure of some of the answer-style instructions agents save
-    ("从现在开始，你的回答都要用中文。" scores 0.84): a hold asks a reviewer, where a refusal loses the memory."""
+    ("从现在开始，你的回答都要用中文。" scores above 0.8): a hold asks a reviewer, where a refusal loses the memory."""
     q = encoder.score(text, p)
     return Verdict("refuse", "encoder", q) if q >= limits.encoder_refuse_at else Verdict("hold", "ngram", p)
 
