@@ -260,3 +260,19 @@ def test_secagentx_gives_attacks_of_its_injection_categories_and_security_text_b
         parts[r.group].add(r.part)
     assert all(len(p) == 1 for p in parts.values())
     assert {p for ps in parts.values() for p in ps} == {"train", "tune", "eval"}
+
+
+def test_the_task_definitions_train_and_are_held_apart_but_never_tune() -> None:
+    # llamafactory's sample of argilla/kto-mix-15k: the first user turn of each conversation, in English, a request a
+    # group; the groups the hash puts in the tune split train instead (their one style would set the request budget).
+    from tests.unit import public_corpus
+
+    corpus, _ = public_corpus.load()
+    rows = [r for r in corpus.llamafactory() if r is not None and ":kto_en_demo/" in r.group]
+    assert len(rows) >= 250 and all(r.label == 0 and r.lang == "en" and r.family == "user_request" for r in rows)
+    assert len({r.group for r in rows}) == len({r.text for r in rows})  # a request a group (a repeated one: one)
+    parts = {r.part for r in rows}
+    assert parts == {"train", "eval"}, parts
+    moved = [r for r in rows if corpus.split(r.group) == "tune"]
+    assert moved and all(r.part == "train" for r in moved)
+    assert any(r.text.startswith("Detailed Instructions:") for r in rows)
