@@ -433,8 +433,9 @@ def llamafactory() -> Iterator[Row | None]:
         turns = item.get("messages") or []
         if turns and isinstance(turns[0], dict) and turns[0].get("role") == "user":
             r = _request(str(turns[0].get("content") or ""), "kto_en_demo", "en")
-            yield r if r is None or r.part != "tune" else Row(r.text, r.label, r.source, r.family, r.group, r.lang,
-                                                              "train")
+            if r is not None and r.part == "tune":
+                r = Row(r.text, r.label, r.source, r.family, r.group, r.lang, pinned="train")
+            yield r
 
 
 def _request(text: str, name: str, lang: str) -> Row | None:

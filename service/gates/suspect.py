@@ -62,8 +62,8 @@ _ZH_ASK = r"(?:是什么|是哪些|有哪些|是怎样的|告诉我|写出来|�
 
 # the model's own instructions, as the object of a request to reproduce or transform them
 _QUAL = r"(?:(?:own|initial|original|full|entire|exact|complete|hidden|secret|internal|first|current)\s+)*"
-_YOURS = rf"your\s+{_QUAL}(?:instructions|guidelines|rules|directives|system\s+message|pre-?prompt|meta-?prompt|" \
-         r"initial\s+prompt|configuration)"
+_YOURS = (rf"your\s+{_QUAL}(?:instructions|guidelines|rules|directives|system\s+message|pre-?prompt|meta-?prompt|"
+          r"initial\s+prompt|configuration)")
 _YOUR_TEXT = rf"your\s+{_QUAL}(?:instructions|directives|system\s+message|pre-?prompt|meta-?prompt|initial\s+prompt)"
 _FORMAT = (r"(?:a\s+|an\s+|the\s+)?(?:(?:txt|text|markdown|python|json|yaml|xml|html|csv|numbered|bulleted|single)\s+)?"
            r"(?:code\s*blocks?|code\s+fences?|json|yaml|xml|html|csv|markdown|tables?|bullet(?:\s+points)?|bullets|lists?|"
