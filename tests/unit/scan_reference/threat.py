@@ -275,7 +275,9 @@ _FAMILIES: dict[str, list[str]] = {
         # The guarded secret of the prompt-extraction games ("the password you were told not to reveal").
         r"\b(?:password|passphrase|secret\s+(?:word|key|code))\s+(?:that\s+)?you\s+(?:were|have\s+been)\s+"
         r"(?:told|instructed|asked)\s+not\s+to\s+(?:reveal|disclose)\b",
-        r"\b(?:send|reveal|print|leak|output|dump|expose|exfiltrate)\s+(?:me\s+)?"
+        # A secret asked for; not the advice never to send one ("never send your password to anyone").
+        r"(?<!not\s)(?<!n't\s)(?<!n’t\s)(?<!never\s)\b(?:send|reveal|print|leak|output|dump|expose|exfiltrate)\s+"
+        r"(?:me\s+)?"
         r"(?:your|the|all)\s+(?:(?:stored|saved|admin|secret|user)\s+)?(?:api[\s_-]?keys?|"
         r"passwords?|secrets?|access\s+tokens?|credentials|private\s+keys?|tokens?)\b"
         # ...but not talk *about* them ("print the token count", "password policy").
