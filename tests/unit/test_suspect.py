@@ -222,3 +222,27 @@ def test_the_pattern_never_softens_a_refusal() -> None:
 def test_any_text_gets_a_rule_or_none(text: str) -> None:
     rule = suspect.match(text, normalize(text).nfkc)
     assert rule is None or (len(text) < suspect.SHORT and rule.removeprefix("pattern.") in suspect.RULES)
+
+
+def _whole(text: str) -> str | None:
+    """What the one alternation of every rule answers: the rule of its leftmost match."""
+    m = suspect._PATTERN.search(normalize(text).nfkc) if len(text) < suspect.SHORT else None
+    return None if m is None else f"pattern.{m.lastgroup}"
+
+
+# Pieces of the rules and their neighbours, so that drawn texts come near a match, across case and width.
+_PIECES = st.sampled_from([*HELD[::3], *NOTES[::5], "you ", "are ", "an ", "AI ", "without ", "rules", "send ",
+                           "to ", "x@y.com", "把", "发送到", "你", "的", "密码", "没有任何限制", "ＹＯＵ ", "İ", "ſ",
+                           "\u212a", " ", ".", "，", "\n"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.one_of(_PIECES, st.text(max_size=8)), max_size=12).map("".join))
+def test_the_prefiltered_match_answers_as_the_whole_alternation(text: str) -> None:
+    # match() runs only the alternatives whose necessary literals are in the text: the answer must not change
+    assert suspect.match(text, normalize(text).nfkc) == _whole(text), text
+
+
+@pytest.mark.parametrize("line", HELD + NOTES)
+def test_every_example_gets_the_whole_alternations_answer(line: str) -> None:
+    assert suspect.match(line, normalize(line).nfkc) == _whole(line), line
