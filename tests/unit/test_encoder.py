@@ -141,7 +141,7 @@ def test_in_chinese_the_ngram_model_alone_holds_where_it_would_refuse(monkeypatc
 
 
 def test_the_committed_model_is_small_and_its_thresholds_are_ordered() -> None:
-    assert encoder.MODEL.stat().st_size < 160 * 1024  # 512 x 32 hidden weights, four decimals each
+    assert encoder.MODEL.stat().st_size < 440 * 1024  # 512 x 3 x 32 hidden weights, four decimals each
     t = encoder.recommended()
     assert 0.0 < t["hold_at"] <= t["refuse_at"] <= 1.0
     assert Thresholds.of().hold_at < Thresholds.of().refuse_at
@@ -165,6 +165,27 @@ def test_the_runtime_reads_the_hidden_layer_as_training_wrote_it(monkeypatch: py
     z = encoder.logits(x, encoder.Classifier.of(model))
     assert ((z > 0) == (y == 1)).mean() >= acc - 0.02
     assert len(model["hidden_weights"]) == trainer.ENC_HIDDEN and len(model["hidden_weights"][0]) == 512
+
+
+def test_the_members_averaged_are_the_one_layer_the_service_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The encoder model is ENC_MEMBERS layers from different seeded starts, written as one wider layer: the service's
+    # log-odds for it must be the mean of the members' own (a member misplaced or weighted twice would not be).
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[2] / "scripts"))
+    import injection_corpus as corpus
+    import train_injection_detector as trainer
+
+    monkeypatch.setattr(trainer, "ENC_STEPS", 60)
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(120, 512))
+    x /= np.linalg.norm(x, axis=1, keepdims=True)
+    y = (x[:, 0] - x[:, 2] > 0).astype(int)
+    rows = [corpus.Row(f"t{i}", int(label), "toy", "toy", f"g{i}", "en") for i, label in enumerate(y)]
+    merged, _ = trainer.train_members(rows, x, 3)
+    members = [trainer.train_encoder(rows, x, seed=k)[0] for k in range(3)]
+    assert members[0]["hidden_weights"] != members[1]["hidden_weights"]  # the seeds do start apart
+    assert len(merged["hidden_weights"]) == 3 * trainer.ENC_HIDDEN
+    mean = np.mean([encoder.logits(x, encoder.Classifier.of(m)) for m in members], axis=0)
+    assert np.allclose(encoder.logits(x, encoder.Classifier.of(merged)), mean, atol=1e-4)
 
 
 def test_the_lite_classifier_spares_routed_english_prose_the_encoder(monkeypatch: pytest.MonkeyPatch) -> None:
