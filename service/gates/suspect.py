@@ -364,6 +364,7 @@ _PATTERN = re.compile("|".join(f"(?P<{name}>{'|'.join(alts)})" for name, alts in
 # (service/gates/literals.py, the threat scan's prefilter): one whose literals are absent cannot match.
 _ALTERNATIVES = tuple((name, re.compile(alt, _FLAGS), literals.necessary(alt, _FLAGS))
                       for name, alts in RULES.items() for alt in alts)
+_PREFILTER_FROM = 20  # characters; below, the one alternation is cheaper than the prefilter's loop (~45 µs)
 
 
 def match(text: str, folded: str) -> str | None:
@@ -372,6 +373,9 @@ def match(text: str, folded: str) -> str | None:
     necessary literals are in the text are run, the leftmost match winning, ties to the earlier alternative."""
     if len(text) >= SHORT:
         return None
+    if len(folded) < _PREFILTER_FROM:
+        m = _PATTERN.search(folded)
+        return None if m is None else f"pattern.{m.lastgroup}"
     probed = literals.probe(folded)
     present: dict[str, bool] = {}
     best: tuple[str, int] | None = None
