@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -147,19 +148,27 @@ def test_the_committed_model_is_small_and_its_thresholds_are_ordered() -> None:
     assert Thresholds.of().hold_at < Thresholds.of().refuse_at
 
 
-def test_the_runtime_reads_the_hidden_layer_as_training_wrote_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    # A separable toy set trained by the real trainer: scored back through the service's `Classifier`, it must be
-    # classified as training left it (a transposed or misread layer scores at chance).
+def _toy(monkeypatch: pytest.MonkeyPatch, steps: int, n: int, seed: int, cols: tuple[int, int, float]
+         ) -> tuple[Any, np.ndarray, np.ndarray, list[Any]]:
+    """The real trainer (its steps set to `steps`) and a separable toy set of `n` unit vectors: label 1 where
+    x[a] + sign * x[b] > 0, for `cols` = (a, b, sign)."""
     monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[2] / "scripts"))
     import injection_corpus as corpus
     import train_injection_detector as trainer
 
-    monkeypatch.setattr(trainer, "ENC_STEPS", 200)
-    rng = np.random.default_rng(7)
-    x = rng.normal(size=(200, 512))
+    monkeypatch.setattr(trainer, "ENC_STEPS", steps)
+    x = np.random.default_rng(seed).normal(size=(n, 512))
     x /= np.linalg.norm(x, axis=1, keepdims=True)
-    y = (x[:, 0] + x[:, 1] > 0).astype(int)
+    a, b, sign = cols
+    y = (x[:, a] + sign * x[:, b] > 0).astype(int)
     rows = [corpus.Row(f"t{i}", int(label), "toy", "toy", f"g{i}", "en") for i, label in enumerate(y)]
+    return trainer, x, y, rows
+
+
+def test_the_runtime_reads_the_hidden_layer_as_training_wrote_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A separable toy set trained by the real trainer: scored back through the service's `Classifier`, it must be
+    # classified as training left it (a transposed or misread layer scores at chance).
+    trainer, x, y, rows = _toy(monkeypatch, 200, 200, 7, (0, 1, 1.0))
     model, acc = trainer.train_encoder(rows, x)
     assert acc >= 0.95
     z = encoder.logits(x, encoder.Classifier.of(model))
@@ -170,16 +179,7 @@ def test_the_runtime_reads_the_hidden_layer_as_training_wrote_it(monkeypatch: py
 def test_the_members_averaged_are_the_one_layer_the_service_reads(monkeypatch: pytest.MonkeyPatch) -> None:
     # The encoder model is ENC_MEMBERS layers from different seeded starts, written as one wider layer: the service's
     # log-odds for it must be the mean of the members' own (a member misplaced or weighted twice would not be).
-    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[2] / "scripts"))
-    import injection_corpus as corpus
-    import train_injection_detector as trainer
-
-    monkeypatch.setattr(trainer, "ENC_STEPS", 60)
-    rng = np.random.default_rng(5)
-    x = rng.normal(size=(120, 512))
-    x /= np.linalg.norm(x, axis=1, keepdims=True)
-    y = (x[:, 0] - x[:, 2] > 0).astype(int)
-    rows = [corpus.Row(f"t{i}", int(label), "toy", "toy", f"g{i}", "en") for i, label in enumerate(y)]
+    trainer, x, _, rows = _toy(monkeypatch, 60, 120, 5, (0, 2, -1.0))
     merged, _ = trainer.train_members(rows, x, 3)
     members = [trainer.train_encoder(rows, x, seed=k)[0] for k in range(3)]
     assert members[0]["hidden_weights"] != members[1]["hidden_weights"]  # the seeds do start apart
