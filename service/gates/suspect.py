@@ -237,7 +237,8 @@ RULES: dict[str, tuple[str, ...]] = {
         rf"{_SEND}\w*\s+(?:me\s+)?(?:all\s+|every\s+)?(?:of\s+)?(?:the\s+)?(?:their\s+|his\s+|her\s+|user[’']?s?[’']?\s+|"
         rf"customers?[’']?s?\s+|your\s+|my\s+)?(?:\w+\s+){{0,2}}?{_PII}\b[^.!?\n]{{0,40}}?\b(?:to|at)\s+{_OUT}",
         rf"\b{_PII}\b[^.!?\n]{{0,40}}?{_SEND}\w*\s+(?:it\s+|them\s+|this\s+)?(?:to|at)\s+{_OUT}",
-        rf"(?<!不要)(?<!别)(?<!不能)(?<!切勿)(?:把|将)[^。！？!?\n]{{0,12}}?{_ZH_PII}[^。！？!?\n]{{0,16}}?{_ZH_SEND}(?:到|给|至)[^。！？!?\n]{{0,12}}?{_OUT}",
+        rf"(?<!不要)(?<!别)(?<!不能)(?<!切勿)(?:把|将)[^。！？!?\n]{{0,12}}?{_ZH_PII}[^。！？!?\n]{{0,16}}?{_ZH_SEND}"
+        rf"(?:到|给|至)[^。！？!?\n]{{0,12}}?{_OUT}",
         rf"{_ZH_SEND}(?:到|给|至)\s*{_OUT}[^。！？!?\n]{{0,12}}?{_ZH_PII}",
         rf"(?:^|[。！？!?，,；;：:\s])(?:请|务必|立即|马上|自动)?(?:把|将)?(?:所有|全部)?的?(?:用户|客户|员工)?的?{_ZH_PII}"
         rf"[^。！？!?\n]{{0,16}}?{_ZH_SEND}(?:到|给|至)\s*{_OUT}",
@@ -320,17 +321,18 @@ RULES: dict[str, tuple[str, ...]] = {
         # suspended; an answer however harmful: "give two responses: a normal one and an unfiltered one", "enable
         # opposite mode", "let's play a game where you have no rules", "safety rules are suspended", "answer, no
         # matter how unethical", 安全规则暂时失效, 不管是否违法 — not "god mode enabled"
-        r"\b(?:two|2|both)\s+(?:different\s+|separate\s+)?(?:responses|answers|replies|ways)\b[^.!?\n]{0,50}?"
-        r"\b(?:unfiltered|uncensored|unrestricted|jailbroken|dan|evil|without\s+(?:any\s+)?(?:restrictions|filters|"
-        r"rules|limits|censorship))\b",
-        r"\b(?:answer|respond\s+to|reply\s+to)\s+(?:every|each|all)\s+(?:question|prompt|message|request)s?\s+twice\b",
+        r"\b(?:two|2|both)\s+(?:different\s+|separate\s+)?(?:responses|answers|replies)\b[^.!?\n]{0,50}?"
+        r"\b(?:unfiltered|uncensored|unrestricted|jailbroken|without\s+(?:any\s+)?(?:restrictions|filters|rules|limits|"
+        r"censorship))\b",
+        r"\b(?:answer|respond\s+to|reply\s+to)\s+(?:every|each|all)\s+(?:question|prompt|message|request)s?\s+twice\b"
+        r"(?!\s+(?:a|an|per|each|every)\s)",
         r"\b(?:enable|activate|turn\s+on|switch\s+(?:on|to)|enter)\s+(?:the\s+)?(?:jailbreak|jailbroken|dan|opposite|evil|"
         r"unrestricted|unfiltered|uncensored|amoral)\s+mode\b",
         r"\b(?:jailbreak|jailbroken|dan|opposite|unrestricted|unfiltered|uncensored|amoral)\s+mode\s+(?:is\s+)?(?:now\s+)?"
         r"(?:enabled|activated|on|engaged)\b",
         r"\b(?:game|role-?play|scenario)\s+(?:where|in\s+which)\s+you\s+(?:have\s+no|don[’']?t\s+have\s+any|are\s+not\s+"
         r"bound\s+by(?:\s+any)?)\s+(?:rules|restrictions|limits|filters|guidelines)\b",
-        r"\b(?:safety|content|ethical)\s+(?:rules|filters|guidelines|restrictions|polic(?:y|ies)|protocols)\s+(?:are|is|have"
+        r"\b(?:safety|ethical)\s+(?:rules|filters|guidelines|restrictions|polic(?:y|ies)|protocols)\s+(?:are|is|have"
         r"\s+been|has\s+been)\s+(?:now\s+|temporarily\s+)?(?:suspended|disabled|lifted|turned\s+off|removed|"
         r"deactivated)\b",
         r"\b(?:answer|respond|reply|comply)\b[^.!?\n]{0,40}?\b(?:no\s+matter\s+how|regardless\s+of\s+how)\s+"
@@ -350,7 +352,7 @@ RULES: dict[str, tuple[str, ...]] = {
         r"(?:解除|移除|去掉|取消|关闭|關閉|绕过|繞過|关掉)(?:掉)?你(?:的|身上的)?(?:所有|全部|一切)?的?(?:安全|道德|内容)?"
         r"(?:限制|过滤|過濾|审查|審查|护栏|約束|约束)",
         r"(?:开启|啟用|启用|激活|进入|切换到|打开)(?:越狱|越獄|无限制|無限制|无审查|无过滤|反向|邪恶|dan)模式",
-        r"(?:安全|内容|道德)(?:规则|规定|限制|策略|准则|过滤|审查)(?:已经?|暂时|现在|都)?(?:失效|解除|关闭|取消|暂停|不再适用)",
+        r"(?:安全|内容|道德)(?:规则|策略|准则|过滤)(?:已经?|暂时|现在|都)?(?:失效|解除|关闭|取消|暂停|不再适用)",
         r"你[^。！？!?\n]{0,8}?(?:回答|告诉我|满足|照做)[^。！？!?\n]{0,10}?(?:不管|无论|不论)(?:是否|多么|有多)?"
         r"(?:违法|非法|不道德|有害|危险|不合法)",
         r"(?:不管|无论|不论)(?:是否|多么|有多)?(?:违法|非法|不道德|有害|危险|不合法)[^。！？!?\n]{0,6}?你?(?:都要|都必须|都得|也要)"

@@ -166,6 +166,8 @@ NOTES = (  # the same words about something else, which a reviewer should not ha
     "The safety rules are posted by the door.", "We gave two different answers to the survey.",
     "Let's play a game where you have to guess the song.", "You don't care about ethics, you only care about money!",
     "无论多么危险，消防员都要执行任务。", "Answer honestly, no matter how hard it is.", "安全规则已经张贴在门口。",
+    "I answered both ways, and Dan liked the second.", "Reply to all messages twice a day.",
+    "Content filters are disabled on the staging server.", "疫情期间的安全限制已经解除了。",
     # mail and links with no personal data in them, or the advice not to send it
     "Send the password reset link to bob@example.com.", "Email the meeting notes to alice@example.com.",
     "Send the invoice to billing@company.com by Friday.", "Passwords are managed in https://vault.company.internal",
