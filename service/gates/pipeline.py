@@ -39,9 +39,10 @@ Under 20 characters (tags, keys, titles) nothing is judged.
 Where the cascade would store a text under `suspect.SHORT` characters, the quarantining patterns
 (service/gates/suspect.py: refusal suppression, questions about the model's own configuration, requests for the
 secrets in its environment, answers asked for in a cipher, fictions without rules, a Chinese policy override,
-concealment from the user, an unrestricted persona, personal data sent to an outside address) may still hold it
-(`hold_layer: pattern`, `hold_score` 1.0): a line that tells a model not to refuse is a standing jailbreak in a memory
-that is recalled into prompts, and a note may say much the same, so a reviewer decides.
+concealment from the user, an unrestricted persona, personal data sent to an outside address, a link planted in
+every answer) may still hold it (`hold_layer: pattern`, `hold_score` 1.0): a line that tells a model not to refuse is
+a standing jailbreak in a memory that is recalled into prompts, and a note may say much the same, so a reviewer
+decides.
 
 The thresholds are settings (COGNITION_INJECTION_REFUSE_AT / _HOLD_AT / _LONG_HOLD_AT / _CHINESE_HOLD_AT /
 _SHORT_ASK_AT / _LITE_ASK_AT / _ENCODER_REFUSE_AT / _ENCODER_HOLD_AT / _SHORT_HOLD_AT; unset, the ones training chose
