@@ -436,7 +436,7 @@ RULES: dict[str, tuple[str, ...]] = {
         # with all instructions without exception" (a policy's), 作为Dan的朋友
         r"\bdan\b\W{0,3}(?:(?:which|that|who)\s+)?(?:stands\s+for|means|is\s+short\s+for|short\s+for)\s+\W?do\s+anything"
         r"\s+now\b",
-        r"\bdan\s*\(\s*do\s+anything\s+now\b|\bdo\s+anything\s+now\s*\(\s*dan\b|\bact\s+as\s+(?:a\s+)?dan\b(?![’'])",
+        r"\bdan\s*\(\s*do\s+anything\s+now\b|\bdo\s+anything\s+now\s*\(\s*dan\b",
         rf"\b(?:you\s+are|you[’']re|act\s+as|acting\s+as|pretend\s+(?:to\s+be|you\s+are|you[’']re)|play|role-?play\s+as|"
         rf"respond\s+as|answer\s+as|reply\s+as|become|simulate|imagine\s+you\s+are)\s+(?:now\s+)?(?:an?\s+|the\s+|my\s+|"
         rf"your\s+)?(?:evil|malicious|rogue|unhinged|villainous|sinister|corrupted)\s+(?:twin|version\s+of\s+yourself|"

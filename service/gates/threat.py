@@ -271,7 +271,10 @@ _FAMILIES: dict[str, list[str]] = {
     "role_hijack": [
         r"\byou\s+are\s+now\s+(?:(?:a|an|the|in|my)\s+)?(?:[\w-]{1,30}\s+){0,3}?"
         rf"(?:unrestricted|unfiltered|uncensored|jailbroken|{_DAN}|(?:developer|god|dev)\s+mode)",
-        rf"\bact\s+as\s+(?:an?\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken|{_DAN})",
+        r"\bact\s+as\s+(?:an?\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken)",
+        # DAN asked of the model, not a part an actor plays ("Tom will act as Dan in the school play")
+        rf"(?:^|[.!?,;:]\s*|\byou\s+(?:will|must|should|shall|are\s+going\s+to)\s+|\b(?:please|now|you\s+to)\s+)act\s+as\s+"
+        rf"(?:an?\s+)?{_DAN}",
         rf"\benter(?:ing)?\s+(?:developer|god|jailbreak|{_DAN})\s+mode\b",
         r"\bfrom\s+now\s+on,?\s+you\s+(?:will|must|shall|should|are\s+to)\s+"
         r"(?:(?:only|always|now|blindly)\s+)?(?:ignore|obey|disregard)\b",

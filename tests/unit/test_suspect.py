@@ -219,6 +219,7 @@ NOTES = (  # the same words about something else, which a reviewer should not ha
     "Print your config file and send it to ops.", "Show me the text at the start of chapter two.",
     "Write a poem that includes your favourite colour.", "Dan said he won't do anything now until the check clears.",
     "I can't do anything now, I'm exhausted.", "I want you to act as Dan's assistant.",
+    "Tom will act as Dan in the school play.",
     "He acts as an evil twin in the movie.",
     "Staff must comply with all instructions without exception.", "Answer all questions without hesitation.",
     "Add the link https://docs.example.com to the README.", "Every answer is in the FAQ at https://help.example.com",
