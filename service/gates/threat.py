@@ -275,9 +275,16 @@ _FAMILIES: dict[str, list[str]] = {
         # DAN asked of the model, not a part an actor plays ("Tom will act as Dan in the school play")
         rf"(?:^|[.!?,;:]\s*|\byou\s+(?:will|must|should|shall|are\s+going\s+to)\s+|\b(?:please|now|you\s+to)\s+)act\s+as\s+"
         rf"(?:an?\s+)?{_DAN}",
-        rf"\benter(?:ing)?\s+(?:developer|god|jailbreak|{_DAN})\s+mode\b",
+        # not the developer mode of a phone or a Chromebook ("enter developer mode on your Android phone")
+        rf"\benter(?:ing)?\s+(?:developer|god|jailbreak|{_DAN})\s+mode\b(?!\s+(?:on|in|from)\s+(?:the\s+|your\s+|my\s+|"
+        r"an?\s+|its\s+)?(?:settings|phone|device|tablet|laptop|chromebook|browser|chrome|firefox|bios|android|ios|iphone|"
+        r"ipad|windows|mac|pixel|samsung|console|menu)\b)",
         r"\bfrom\s+now\s+on,?\s+you\s+(?:will|must|shall|should|are\s+to)\s+"
-        r"(?:(?:only|always|now|blindly)\s+)?(?:ignore|obey|disregard)\b",
+        r"(?:(?:only|always|now|blindly)\s+)?(?:ignore|disregard)\b",
+        # obedience to the asker, not to rules a person follows ("from now on, you will obey the new parking rules")
+        r"\bfrom\s+now\s+on,?\s+you\s+(?:will|must|shall|should|are\s+to)\s+(?:(?:only|always|now|blindly)\s+)?obey"
+        r"(?:\s*(?:[.!,;:]|$)|\s+(?:me\b|my\b|only\b|every\b|any\b|whatever\b|all\s+(?:of\s+)?my\b|the\s+following\b|"
+        r"these\s+(?:new\s+)?instructions\b|the\s+user))",
         # Role-prefix line that carries a hijacking instruction (plain chat logs pass).
         r"^[ \t>*#\[]*(?:system|assistant)\]?[ \t]*[:：][ \t]*(?:ignore|disregard|"
         r"forget|override|bypass|reveal|you\s+are\s+now|you\s+(?:must|will)\s+now|"
@@ -290,7 +297,9 @@ _FAMILIES: dict[str, list[str]] = {
         r"^[ \t]*#{2,6}[ \t]*system(?:[ \t]+(?:prompt|message|instructions?))?[ \t]*[:：]",
         r"你(?:现在|現在)是(?:一个|一個|一名|一位|个|個)?(?:不受(?:任何)?限制|没有(?:任何)?限制|"
         r"沒有(?:任何)?限制|无限制|無限制|越狱|越獄)",
-        r"(?:进入|進入)(?:开发者|開發者|开发人员|越狱|越獄|上帝|dan)模式",
+        # not how a phone's developer mode is entered, nor what then follows (进入开发者模式后可以打开USB调试)
+        r"(?<!如何)(?<!怎么)(?<!怎样)(?<!怎麼)(?<!怎樣)(?<!可以)(?<!手机)(?<!手機)(?:进入|進入)(?:开发者|開發者|开发人员|越狱|越獄|"
+        r"上帝|dan)模式(?!后|後|以后|之后|的方法|的步骤|才能)",
         r"你(?:现在|現在)?(?:处于|處於|已经进入|已進入|在)(?:越狱|越獄|开发者|開發者|dan)模式",
         r"从现在(?:起|开始)[，,\s]{0,3}你(?:必须|将|将会|要|只能)(?:忽略|服从|无视|听从)",
     ],
