@@ -224,6 +224,10 @@ def _scan_invisible(text: str) -> ThreatHit | None:
 _PREV = r"(?:previous|prior|above|earlier|preceding|former|foregoing)"
 _ZH_SCOPE = r"(?:之前|以上|上面|前面|先前|上述|所有|全部|一切|你)的?"
 _DAN = r"dan(?![\w'’])"  # "DAN" persona, not "Dan's"
+# a developer mode that is a device's or a server's, not the model's ("... developer mode on your Android phone")
+_DEVICE_MODE = (r"(?!\s+(?:on|in|from|of)\s+(?:the\s+|your\s+|my\s+|an?\s+|its\s+|our\s+)?(?:settings|phone|device|"
+                r"tablet|laptop|chromebook|browser|chrome|firefox|bios|android|ios|iphone|ipad|windows|mac|pixel|samsung|"
+                r"console|menu|server|staging|machine|cluster|router|app)\b)")
 _ZH_SEND = r"(?:发送|發送|上传|上傳|转发|轉發|提交)"
 # What only a model's prompt is called ("your instructions" alone may be a recipe's, "your prompt" an image's).
 _MODEL_PROMPT = (r"(?:system\s+(?:prompt|instructions)|developer\s+(?:message|prompt|instructions)|"
@@ -270,15 +274,13 @@ _FAMILIES: dict[str, list[str]] = {
     ],
     "role_hijack": [
         r"\byou\s+are\s+now\s+(?:(?:a|an|the|in|my)\s+)?(?:[\w-]{1,30}\s+){0,3}?"
-        rf"(?:unrestricted|unfiltered|uncensored|jailbroken|{_DAN}|(?:developer|god|dev)\s+mode)",
+        rf"(?:unrestricted|unfiltered|uncensored|jailbroken|{_DAN}|(?:developer|god|dev)\s+mode{_DEVICE_MODE})",
         r"\bact\s+as\s+(?:an?\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken)",
         # DAN asked of the model, not a part an actor plays ("Tom will act as Dan in the school play")
         rf"(?:^|[.!?,;:]\s*|\byou\s+(?:will|must|should|shall|are\s+going\s+to)\s+|\b(?:please|now|you\s+to)\s+)act\s+as\s+"
         rf"(?:an?\s+)?{_DAN}",
         # not the developer mode of a phone or a Chromebook ("enter developer mode on your Android phone")
-        rf"\benter(?:ing)?\s+(?:developer|god|jailbreak|{_DAN})\s+mode\b(?!\s+(?:on|in|from)\s+(?:the\s+|your\s+|my\s+|"
-        r"an?\s+|its\s+)?(?:settings|phone|device|tablet|laptop|chromebook|browser|chrome|firefox|bios|android|ios|iphone|"
-        r"ipad|windows|mac|pixel|samsung|console|menu)\b)",
+        rf"\benter(?:ing)?\s+(?:developer|god|jailbreak|{_DAN})\s+mode\b{_DEVICE_MODE}",
         r"\bfrom\s+now\s+on,?\s+you\s+(?:will|must|shall|should|are\s+to)\s+"
         r"(?:(?:only|always|now|blindly)\s+)?(?:ignore|disregard)\b",
         # obedience to the asker, not to rules a person follows ("from now on, you will obey the new parking rules")
