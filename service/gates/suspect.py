@@ -108,17 +108,19 @@ _PII = (r"(?:passwords?|passcodes?|credit\s+card(?:\s+numbers?)?|card\s+numbers?
         r"user\s+(?:data|information|details|info))"
         r"(?!\s+(?:reset|recovery|change|manager|policy|policies|hint|rules))")
 _OUT = r"(?:\S+@\S+\.\w+|https?://\S+|www\.\S+)"  # an address outside: a mailbox or a URL
-_SEND = (r"(?<!not\s)(?<!n't\s)(?<!n’t\s)(?<!never\s)\b(?:send|email|e-mail|forward|upload|post|exfiltrate|transmit|"
+_NOT_BEFORE = r"(?<!not\s)(?<!n't\s)(?<!n’t\s)(?<!never\s)"  # a verb not right after a negation
+_ZH_NOT_BEFORE = r"(?<!不要)(?<!别)(?<!不能)(?<!切勿)"
+_SEND = (rf"{_NOT_BEFORE}\b(?:send|email|e-mail|forward|upload|post|exfiltrate|transmit|"
          r"leak)")
 _ZH_PII = (r"(?:身份证号?|身份证号码|银行卡号?|信用卡号?|密码|护照号?|社保号|私钥|助记词|账号密码|验证码|"
            r"聊天记录|通讯录|家庭住址|病历|个人信息|用户信息|用户数据|客户信息|客户资料|隐私数据|api\s?key|密钥|令牌)")
-_ZH_SEND = r"(?<!不要)(?<!别)(?<!不能)(?<!切勿)(?:发送|发|转发|上传|导出|同步|抄送|邮寄|泄露|提交|贴)"
+_ZH_SEND = rf"{_ZH_NOT_BEFORE}(?:发送|发|转发|上传|导出|同步|抄送|邮寄|泄露|提交|贴)"
 # a file that holds credentials (a private key, not its .pub; the shadow file; cloud or registry credentials; a .env,
 # not a .env.example), and a verb that hands its contents to someone, not after a negation
 _SECRET_FILE = (r"(?:\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|/etc/(?:shadow|passwd)\b|"
                 r"\.aws/credentials\b|\.git-credentials\b|\.netrc\b|\.pypirc\b|\.docker/config\.json\b|"
                 r"\.kube/config\b|(?<![\w.])\.env(?![.\w]))")
-_DISCLOSE = (r"(?<!not\s)(?<!n't\s)(?<!n’t\s)(?<!never\s)\b(?:print|show\s+me|paste|tell\s+me|give\s+me|send|upload|"
+_DISCLOSE = (rf"{_NOT_BEFORE}\b(?:print|show\s+me|paste|tell\s+me|give\s+me|send|upload|"
              r"e-?mail|post|reveal|output|dump|display|leak|exfiltrate|share)")
 _ZH_AI = r"(?:ai|人工智能|助手|机器人|機器人|模型|聊天机器人|版本|gpt|chatgpt)"
 _ZH_YOURS = (r"你(?:的|收到的|得到的|被给予的|最初的|初始的)(?:所有|全部|完整的?|原始的?)?(?:的)?"
@@ -303,7 +305,7 @@ RULES: dict[str, tuple[str, ...]] = {
         rf"{_SEND}\w*\s+(?:me\s+)?(?:all\s+|every\s+)?(?:of\s+)?(?:the\s+)?(?:their\s+|his\s+|her\s+|user[’']?s?[’']?\s+|"
         rf"customers?[’']?s?\s+|your\s+|my\s+)?(?:\w+\s+){{0,2}}?{_PII}\b[^.!?\n]{{0,40}}?\b(?:to|at)\s+{_OUT}",
         rf"\b{_PII}\b[^.!?\n]{{0,40}}?{_SEND}\w*\s+(?:it\s+|them\s+|this\s+)?(?:to|at)\s+{_OUT}",
-        rf"(?<!不要)(?<!别)(?<!不能)(?<!切勿)(?:把|将)[^。！？!?\n]{{0,12}}?{_ZH_PII}[^。！？!?\n]{{0,16}}?{_ZH_SEND}"
+        rf"{_ZH_NOT_BEFORE}(?:把|将)[^。！？!?\n]{{0,12}}?{_ZH_PII}[^。！？!?\n]{{0,16}}?{_ZH_SEND}"
         rf"(?:到|给|至)[^。！？!?\n]{{0,12}}?{_OUT}",
         rf"{_ZH_SEND}(?:到|给|至)\s*{_OUT}[^。！？!?\n]{{0,12}}?{_ZH_PII}",
         rf"(?:^|[。！？!?，,；;：:\s])(?:请|务必|立即|马上|自动)?(?:把|将)?(?:所有|全部)?的?(?:用户|客户|员工)?的?{_ZH_PII}"
@@ -333,7 +335,7 @@ RULES: dict[str, tuple[str, ...]] = {
         # ~/.ssh/id_rsa to authenticate", "never print the .env file in CI logs", "send the .env.example to new hires"
         rf"{_DISCLOSE}\s[^.!?\n]{{0,30}}?{_SECRET_FILE}",  # a verb, not print( in code
         rf"{_SECRET_FILE}[^.!?\n]{{0,30}}?\b(?:and|then)\s+{_DISCLOSE}\b",
-        rf"(?<!不要)(?<!别)(?<!不能)(?<!切勿)(?<!禁止)(?:把|将|读取|打开|查看|获取|(?:执行|运行)\s*cat)\s*\S{{0,20}}?{_SECRET_FILE}[^。！？!?\n]{{0,16}}?"
+        rf"{_ZH_NOT_BEFORE}(?<!禁止)(?:把|将|读取|打开|查看|获取|(?:执行|运行)\s*cat)\s*\S{{0,20}}?{_SECRET_FILE}[^。！？!?\n]{{0,16}}?"
         r"(?:发给我|告诉我|输出|打印|显示|贴出|发送|上传|发到)",
     ),
     "encoded_answer": (
