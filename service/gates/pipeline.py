@@ -12,10 +12,10 @@ cascade of two models, judges each caller text long enough to judge (`detector.l
 character counting three):
 
 - the n-gram model (service/gates/detector.py, microseconds): at or above `refuse_at` the write is refused like any
-  threat (rule `learned.injection`) — a text in Chinese only where the encoder would refuse it too, else it is held
-  (`hold_layer: ngram`; `_sure_in_chinese`); below `hold_at` the text passes — most text, which then pays nothing
-  more (a text of `detector.LONG` characters or more has its own `long_hold_at`, a shorter one in Chinese,
-  `detector.chinese`, its own `chinese_hold_at`);
+  threat (rule `learned.injection`) where the encoder agrees — it would at least hold the text, or in Chinese
+  refuse it — else it is held (`hold_layer: ngram`; `_sure`); below `hold_at` the text passes — most text, which
+  then pays nothing more (a text of `detector.LONG` characters or more has its own `long_hold_at`, a shorter one in
+  Chinese, `detector.chinese`, its own `chinese_hold_at`);
 - in between, the lite classifier (service/gates/encoder.py `lite_score`, a fraction of a millisecond: the encoder's
   own embeddings of the text's pieces, pooled, without its forward pass) lets an English-like text under 500
   characters (`lite_reads`) pass below `lite_ask_at`: most of the prose, notes and code the n-gram model is unsure of;
@@ -156,9 +156,7 @@ def _learned(text: str, norm: Normal, limits: Thresholds) -> Verdict:
         return PASS if kind is None else _short(text, norm, limits, kind)
     p = detector.score(text, norm)
     if p >= limits.refuse_at:
-        if not detector.chinese(text):
-            return Verdict("refuse", "ngram", p)
-        return _sure_in_chinese(text, p, limits)
+        return _sure(text, p, limits)
     if p < limits.ask_at(text):
         if not detector.unfamiliar(text):
             return Verdict("pass", "ngram", p)
@@ -170,13 +168,18 @@ def _learned(text: str, norm: Normal, limits: Thresholds) -> Verdict:
     return Verdict("hold" if q >= limits.encoder_hold_at else "pass", "encoder", q)
 
 
-def _sure_in_chinese(text: str, p: float, limits: Thresholds) -> Verdict:
-    """A text in Chinese (`detector.chinese`) that the n-gram model scores at or above `refuse_at`: refused only where
-    the encoder would refuse it too, else held by the n-gram model. Its Chinese is learned from fewer rows, many of them
-    machine-made, and it is sure of some of the answer-style instructions agents save
-    ("从现在开始，你的回答都要用中文。" scores above 0.8): a hold asks a reviewer, where a refusal loses the memory."""
+def _sure(text: str, p: float, limits: Thresholds) -> Verdict:
+    """A text the n-gram model scores at or above `refuse_at`: refused only where the encoder agrees, else held by the
+    n-gram model (a hold asks a reviewer, where a refusal loses the memory). In English the encoder agrees where it
+    would at least hold the text (`encoder_hold_at`): the n-gram model is sure of some ordinary rules that share a
+    jailbreak's words ("From now on, you will obey the new parking rules." scores 0.76), which the encoder reads as
+    the notes they are. In Chinese (`detector.chinese`) it must be sure too (`encoder_refuse_at`): the n-gram model's
+    Chinese is learned from fewer rows, many of them machine-made, and it is sure of some of the answer-style
+    instructions agents save ("从现在开始，你的回答都要用中文。" scores above 0.8)."""
     q = encoder.score(text, p)
-    return Verdict("refuse", "encoder", q) if q >= limits.encoder_refuse_at else Verdict("hold", "ngram", p)
+    if detector.chinese(text):
+        return Verdict("refuse", "encoder", q) if q >= limits.encoder_refuse_at else Verdict("hold", "ngram", p)
+    return Verdict("refuse", "ngram", p) if q >= limits.encoder_hold_at else Verdict("hold", "ngram", p)
 
 
 def lite_reads(text: str) -> bool:
