@@ -294,7 +294,9 @@ _FAMILIES: dict[str, list[str]] = {
         r"<\|im_start\|>\s*(?:system|assistant)\b",
         r"<\|start_header_id\|>\s*system\b",
         r"<\|system\|>",
-        r"\[/?inst\]",
+        # a Llama chat marker wrapping a turn, not one named ("[INST] tags", "in [INST] and [/INST].", "`[INST]`")
+        r"(?<![`'\"‘“])\[/?inst\](?![`'\"’”]|[ \t]*[.,;:)]|\s+(?:and|or|tags?|tokens?|markers?|blocks?|"
+        r"delimiters?|format|templates?)\b)",
         r"<<sys>>",
         r"^[ \t]*#{2,6}[ \t]*system(?:[ \t]+(?:prompt|message|instructions?))?[ \t]*[:：]",
         r"你(?:现在|現在)是(?:一个|一個|一名|一位|个|個)?(?:不受(?:任何)?限制|没有(?:任何)?限制|"
