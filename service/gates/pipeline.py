@@ -73,14 +73,14 @@ Decider = Literal["ngram", "lite", "encoder", "pattern"]  # ... and the lite cla
 
 @dataclass(frozen=True, slots=True)
 class Thresholds:
-    """The learned detector's cuts: the n-gram model refuses at or above `refuse_at` and asks the encoder at or above
-    `hold_at` — for a text of `detector.LONG` characters or more, where its evidence is surer, at or above
-    `long_hold_at` (None: `hold_at`), for a shorter text in Chinese (`detector.chinese`) at or above `chinese_hold_at`
-    (None: `hold_at`), unless the lite classifier scores an English-like text under `lite_ask_at` (`lite_reads`; 0:
-    never); the encoder refuses at or above `encoder_refuse_at` and quarantines at or above
-    `encoder_hold_at` — a short line in Chinese (`detector.short_line`) at or above `short_hold_at`; a short English
-    line is held by the n-gram model at or above `refuse_at`, and by the encoder at or above `short_hold_at` where the
-    n-gram model scores it at or above `short_ask_at` — and nothing refuses a short line."""
+    """The learned detector's cuts: the n-gram model refuses at or above `refuse_at` (where the encoder agrees:
+    `_sure`) and asks the encoder at or above `hold_at` — for a text of `detector.LONG` characters or more, where its
+    evidence is surer, at or above `long_hold_at` (None: `hold_at`), for a shorter text in Chinese (`detector.chinese`)
+    at or above `chinese_hold_at` (None: `hold_at`), unless the lite classifier scores an English-like text under
+    `lite_ask_at` (`lite_reads`; 0: never); the encoder refuses at or above `encoder_refuse_at` and quarantines at or
+    above `encoder_hold_at` — a short line in Chinese (`detector.short_line`) at or above `short_hold_at`; a short
+    English line is held by the n-gram model at or above `refuse_at`, and by the encoder at or above `short_hold_at`
+    where the n-gram model scores it at or above `short_ask_at` — and nothing refuses a short line."""
 
     refuse_at: float
     hold_at: float
