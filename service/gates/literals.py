@@ -143,7 +143,7 @@ def _seq(items: Any, fold: bool) -> tuple[str | None, Need]:
 def _item(op: Any, av: Any, fold: bool) -> tuple[str | None, Need]:
     if op is C.LITERAL:
         ch = chr(av)
-        return (ch.lower() if fold else ch), None
+        return (ch.lower().translate(CASE_FIXES) if fold else ch), None
     if op is C.SUBPATTERN:
         _group, add, delete, sub = av
         if (add | delete) & re.IGNORECASE:
@@ -168,7 +168,7 @@ def _item(op: Any, av: Any, fold: bool) -> tuple[str | None, Need]:
     if op is C.IN:
         chars = [chr(v) for o, v in av if o is C.LITERAL]
         if len(chars) == len(av) and 0 < len(chars) <= 4:
-            chars = [c.lower() for c in chars] if fold else chars
+            chars = [c.lower().translate(CASE_FIXES) for c in chars] if fold else chars
             if len(set(chars)) == 1:
                 return chars[0], None
             return None, frozenset(chars)

@@ -56,6 +56,10 @@ def test_literals_are_necessary_on_known_shapes() -> None:
     assert literals.necessary(r"x*", flags) == ()  # matches the empty string: nothing is necessary
     assert literals.necessary(r"(?:foo|)bar", flags) == (frozenset({"bar"}),)
     assert literals.necessary(r"ABC", flags) == (frozenset({"abc"}),)
+    # a dotless ı in the pattern is read as probe() reads the text: "kısıtlaması" is probed as "kisitlamasi"
+    assert literals.necessary(r"kısıtlama", flags) == (frozenset({"kisitlama"}),)
+    assert set(literals.necessary(r"[ıa]x", flags)) == {frozenset({"i", "a"}), frozenset({"x"})}
+    assert "kisitlama" in literals.probe("hiçbir kısıtlaması yok")
     assert literals.prefixes(r"\b(?:Reveal|print)\s+x", flags) == frozenset({"reveal", "print"})
     assert literals.prefixes(r"^[ \t]*system", flags) is None  # may start with blanks
     assert literals.prefixes(r"<\|system\|>", flags) == frozenset({"<|system|>"})
