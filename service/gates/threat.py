@@ -252,8 +252,12 @@ _FAMILIES: dict[str, list[str]] = {
         r"\boverride\s+(?:all\s+)?(?:of\s+)?(?:your|(?:the|any)\s+(?:previous|prior|system))"
         r"\s+(?:\w{1,30}\s+)?(?:instructions|rules|guidelines|programming|restrictions|"
         r"directives|system\s+prompt)\b",
-        # Line-anchored: "new instructions:" mid-sentence is usually benign.
-        r"^[ \t>#*_\-\[\]]*(?:new|updated)\s+(?:system\s+)?instructions?\s*[:：]",
+        # Line-anchored: "new instructions:" mid-sentence is usually benign; at a line's start, a header over what the
+        # model is told (or alone on its line), not a memo's ("New instructions: deploy on Friday after the freeze.")
+        r"^[ \t>#*_\-\[\]]*(?:new|updated)\s+(?:system\s+instructions?\s*[:：]|instructions?\s*[:：](?=[ \t*_\]]*$|"
+        r"[^\n]{0,200}?\b(?:you|your|yourself|ignore|disregard|forget|override|respond|reply|answer|output|print|"
+        r"reveal|include|system|assistant|ai|model|prompt|amoral|unfiltered|unrestricted|uncensored|jailbr\w*|dan|"
+        r"exfiltrat\w*|leak|steal|bypass|disable|passwords?|secrets?|credentials|api\s+keys?|tokens?)\b))",
         rf"(?:忽略|无视|無視|忘记|忘記|忘掉)(?:{_ZH_SCOPE}){{1,3}}"
         r"(?:指令|指示|说明|說明|规则|規則|提示|设定|設定|要求|限制)",
         # The same override in other languages (OWASP LLM01 / MITRE ATLAS AML.T0051 taxonomies name it first).
@@ -312,7 +316,9 @@ _FAMILIES: dict[str, list[str]] = {
         r"give\s+me|write\s+out)\s+(?:me\s+)?(?:your|the)\s+"
         r"(?:(?:full|entire|original|complete|exact|hidden|secret|initial|verbatim)\s+){0,2}"
         r"(?:system\s+prompt|initial\s+(?:instructions|prompt)|hidden\s+(?:prompt|instructions)|"
-        r"instructions\s+above|(?:original|secret)\s+(?:prompt|instructions)|pre-?prompt)\b",
+        # not "repeat the instructions above for the new hire"
+        r"instructions\s+above(?!\s+(?:for|to)\s+(?:the|a|an|our|every|all|each|new)\b)|(?:original|secret)\s+"
+        r"(?:prompt|instructions)|pre-?prompt)\b",
         r"\brepeat\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?(?:words|text|everything)\s+above\b",
         # Asked as a question, or for a part of it ("what is your system prompt?", "the first line of your hidden
         # instructions"), of the words only a model's prompt goes by. "Your prompt", "your original message" and
