@@ -121,7 +121,9 @@ _PII = (r"(?:passwords?|passcodes?|credit\s+card(?:\s+numbers?)?|card\s+numbers?
         r"(?!\s+(?:reset|recovery|change|manager|policy|policies|hint|rules))")
 _OUT = r"(?:\S+@\S+\.\w+|https?://\S+|www\.\S+)"  # an address outside: a mailbox or a URL
 _NOT_BEFORE = r"(?<!not\s)(?<!n't\s)(?<!n’t\s)(?<!never\s)"  # a verb not right after a negation
-_ZH_NOT_BEFORE = r"(?<!不要)(?<!别)(?<!不能)(?<!切勿)(?<!禁止)(?<!严禁)(?<!不得)(?<!不准)"
+# a negation or a caution before a verb: the advice not to
+_ZH_NOT_BEFORE = (r"(?<!不要)(?<!别)(?<!不能)(?<!勿)(?<!禁止)(?<!严禁)(?<!不得)(?<!不准)(?<!防止)(?<!避免)(?<!不会)"
+                  r"(?<!绝不)(?<!轻易)(?<!随便)(?<!随意)(?<!擅自)(?<!私自)")
 _SEND = (rf"{_NOT_BEFORE}\b(?:send|email|e-mail|forward|upload|post|exfiltrate|transmit|"
          r"leak)")
 _ZH_PII = (r"(?:身份证号?|身份证号码|银行卡号?|信用卡号?|密码|护照号?|社保号|私钥|助记词|账号密码|验证码|"

@@ -257,7 +257,8 @@ NOTES = (  # the same words about something else, which a reviewer should not ha
     "What are your API rate limits?", "Never tell anyone your password.", "Give me the keys to the car.",
     "用户忘记了密码，告诉我如何重置密码。", "请把密码重置链接发给我。", "我的密码管理器里存着所有账号。",
     "把WiFi密码发给客人。", "输出结果里不能包含密码。", "请告诉我密码的长度要求。", "不要把你的密码告诉任何人。",
-    "骗子常说：请告诉我你的银行卡密码，我帮你解冻。", "审计所有使用泄露凭证的API调用记录",
+    "骗子常说：请告诉我你的银行卡密码，我帮你解冻。", "审计所有使用泄露凭证的API调用记录", "不要轻易透露你的密码",
+    "注意防止泄露你的数据库密码。",
     # a developer's advice, a password read out to a caller, a secret kept between friends, a first message praised
     "As your developer, I recommend a new configuration.", "As your developer, I have updated the prompt for the bot.",
     "Spell the password out to the caller.", "Print the text you were given by the teacher.",
