@@ -241,7 +241,8 @@ _ZH_CHAT = (r"(?:这段|這段|所有|全部|整个|整個)?(?:的)?(?:对话|�
 
 _FAMILIES: dict[str, list[str]] = {
     "instruction_override": [
-        rf"\bignore\s+(?:(?:all|any|the|your|of|these|those|my)\s+){{0,3}}{_PREV}\s+"
+        rf"(?<!not\s)(?<!n't\s)(?<!n’t\s)(?<!never\s)\bignore\s+(?:(?:all|any|the|your|of|these|those|my)\s+){{0,3}}"
+        rf"{_PREV}\s+"
         r"(?:(?:system|user|safety)\s+)?(?:instructions?|prompts?|rules|directions|"
         r"directives|guidelines|commands)\b",
         r"\b(?:ignore|disregard)\s+(?:all\s+)?(?:of\s+)?your\s+(?:\w{1,30}\s+)?"
@@ -262,7 +263,7 @@ _FAMILIES: dict[str, list[str]] = {
         r"[^\n]{0,200}?\b(?:you|your|yourself|ignore|disregard|forget|override|respond|reply|answer|output|print|"
         r"reveal|include|system|assistant|ai|model|prompt|amoral|unfiltered|unrestricted|uncensored|jailbr\w*|dan|"
         r"exfiltrat\w*|leak|steal|bypass|disable|passwords?|secrets?|credentials|api\s+keys?|tokens?)\b))",
-        rf"(?:忽略|无视|無視|忘记|忘記|忘掉)(?:{_ZH_SCOPE}){{1,3}}"
+        rf"{_ZH_NOT_BEFORE}(?:忽略|无视|無視|忘记|忘記|忘掉)(?:{_ZH_SCOPE}){{1,3}}"
         r"(?:指令|指示|说明|說明|规则|規則|提示|设定|設定|要求|限制)",
         # The same override in other languages (OWASP LLM01 / MITRE ATLAS AML.T0051 taxonomies name it first).
         r"\bignora(?:r)?\s+(?:todas\s+)?(?:las\s+)?instrucciones\s+(?:anteriores|previas)\b",
@@ -288,7 +289,8 @@ _FAMILIES: dict[str, list[str]] = {
         rf"(?:^|[.!?,;:]\s*|\byou\s+(?:will|must|should|shall|are\s+going\s+to)\s+|\b(?:please|now|you\s+to)\s+)act\s+as\s+"
         rf"(?:an?\s+)?{_DAN}",
         # not the developer mode of a phone or a Chromebook ("enter developer mode on your Android phone")
-        rf"\benter(?:ing)?\s+(?:developer|god|jailbreak|{_DAN})\s+mode\b{_DEVICE_MODE}",
+        rf"(?<!not\s)(?<!n't\s)(?<!n’t\s)(?<!never\s)\benter(?:ing)?\s+(?:developer|god|jailbreak|{_DAN})\s+mode\b"
+        rf"{_DEVICE_MODE}",
         r"\bfrom\s+now\s+on,?\s+you\s+(?:will|must|shall|should|are\s+to)\s+"
         r"(?:(?:only|always|now|blindly)\s+)?(?:ignore|disregard)\b",
         # obedience to the asker, not to rules a person follows ("from now on, you will obey the new parking rules")
@@ -310,7 +312,8 @@ _FAMILIES: dict[str, list[str]] = {
         r"你(?:现在|現在)是(?:一个|一個|一名|一位|个|個)?(?:不受(?:任何)?限制|没有(?:任何)?限制|"
         r"沒有(?:任何)?限制|无限制|無限制|越狱|越獄)",
         # not how a phone's developer mode is entered, nor what then follows (进入开发者模式后可以打开USB调试)
-        r"(?<!如何)(?<!怎么)(?<!怎样)(?<!怎麼)(?<!怎樣)(?<!可以)(?<!手机)(?<!手機)(?:进入|進入)(?:开发者|開發者|开发人员|越狱|越獄|"
+        rf"{_ZH_NOT_BEFORE}(?<!拒绝)(?<!拒絕)(?<!如何)(?<!怎么)(?<!怎样)(?<!怎麼)(?<!怎樣)(?<!可以)(?<!手机)(?<!手機)"
+        r"(?:进入|進入)(?:开发者|開發者|开发人员|越狱|越獄|"
         r"上帝|dan)模式(?!后|後|以后|之后|的方法|的步骤|才能)",
         r"你(?:现在|現在)?(?:处于|處於|已经进入|已進入|在)(?:越狱|越獄|开发者|開發者|dan)模式",
         r"从现在(?:起|开始)[，,\s]{0,3}你(?:必须|将|将会|要|只能)(?:忽略|服从|无视|听从)",
